@@ -1,0 +1,85 @@
+// Package backend is the transport-agnostic API both fronts (the Wails window
+// in app/ and the headless CLI in app/cli/) use. An Engine owns the store, the
+// event broker and one runner per session; turns of one session run one at a
+// time.
+package backend
+
+import (
+	"time"
+
+	"github.com/visdesktop/vis/backend/chat"
+)
+
+// Channels a turn can run in. The CLI channel adds the CLI-AUTONOMOUS block.
+const (
+	ChannelDesktop = "desktop"
+	ChannelCLI     = "cli"
+)
+
+// SessionInfo summarises one session for lists.
+type SessionInfo struct {
+	ID        string    `json:"id"`
+	Workspace string    `json:"workspace"`
+	Title     string    `json:"title"`
+	Turns     int       `json:"turns"`
+	Created   time.Time `json:"created"`
+	Updated   time.Time `json:"updated"`
+}
+
+// IterationView is one provider round trip and the program it ran.
+type IterationView struct {
+	Position   int        `json:"position"`
+	Status     string     `json:"status"`
+	Code       string     `json:"code,omitempty"`
+	Output     string     `json:"output,omitempty"`
+	Error      string     `json:"error,omitempty"`
+	Prose      string     `json:"prose,omitempty"`
+	Reasoning  string     `json:"reasoning,omitempty"`
+	Answer     string     `json:"answer,omitempty"`
+	Model      string     `json:"model,omitempty"`
+	Usage      chat.Usage `json:"usage"`
+	DurationMs int64      `json:"duration_ms"`
+}
+
+// TurnView is one user request and what came of it.
+type TurnView struct {
+	Position   int             `json:"position"`
+	Request    string          `json:"request"`
+	Status     string          `json:"status"`
+	Answer     string          `json:"answer,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	Usage      chat.Usage      `json:"usage"`
+	DurationMs int64           `json:"duration_ms"`
+	Started    time.Time       `json:"started"`
+	Iterations []IterationView `json:"iterations"`
+}
+
+// Transcript is a session snapshot; Seq is the broker sequence number at the
+// time it was read, so a client applies only events with a higher Seq.
+type Transcript struct {
+	Session SessionInfo `json:"session"`
+	Turns   []TurnView  `json:"turns"`
+	Seq     int64       `json:"seq"`
+}
+
+// SendRequest asks for one turn. SessionID empty starts a new session in
+// Workspace. Model and BaseURL override the configured ones for this turn.
+type SendRequest struct {
+	SessionID string
+	Workspace string
+	Text      string
+	Channel   string
+	Model     string
+	BaseURL   string
+}
+
+// TurnResult is the outcome of one turn.
+type TurnResult struct {
+	SessionID  string     `json:"session_id"`
+	Turn       int        `json:"turn"`
+	Status     string     `json:"status"` // done, error, cancelled, halted
+	Answer     string     `json:"answer"`
+	Error      string     `json:"error,omitempty"`
+	Iterations int        `json:"iterations"`
+	Usage      chat.Usage `json:"usage"`
+}
