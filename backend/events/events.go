@@ -37,6 +37,7 @@ const (
 	IterationError = "iteration-error"
 	TurnEnd        = "turn-end"
 	SessionChanged = "session-changed"
+	Warning        = "warning"
 )
 
 // Lossy reports whether a phase may be dropped for a slow subscriber.
