@@ -1,0 +1,283 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+// schema dumps the database's schema: every table, index, trigger and view.
+func schema(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	rows, err := db.Query(`SELECT type, name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var typ, name, text string
+		if err := rows.Scan(&typ, &name, &text); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "-- %s %s\n%s\n\n", typ, name, text)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestSchemaGolden keeps the full schema in testdata/schema.golden, so a
+// review sees every schema change; go test -run SchemaGolden -update rewrites it.
+func TestSchemaGolden(t *testing.T) {
+	s := openTest(t)
+	got := schema(t, s.db)
+	golden := filepath.Join("testdata", "schema.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("schema differs from %s (-want +got); run with -update if intended:\n%s", golden, diff)
+	}
+}
+
+// fixture writes, with plain SQL of the schema at version v, one row into
+// every table that version has.
+func fixture(t *testing.T, db *sql.DB, v int) {
+	t.Helper()
+	var stmts []string
+	if v >= 1 {
+		stmts = append(stmts,
+			`INSERT INTO sessions (id, workspace, title, model, created_at, updated_at) VALUES ('s1', '/old', 'Old session', 'm', 1000, 2000)`,
+			`INSERT INTO turns (id, session_id, position, request, channel, status, answer, iterations, input_tokens, started_at, finished_at, duration_ms)
+			 VALUES (7, 's1', 1, 'ancient request', 'cli', 'done', 'ancient answer', 1, 42, 1000, 1500, 500)`,
+			`INSERT INTO iterations (id, turn_id, position, status, code, started_at, finished_at) VALUES (70, 7, 1, 'done', 'print(1)', 1000, 1400)`,
+			`INSERT INTO attachments (session_id, turn_id, media_type, size_bytes, bytes, created_at) VALUES ('s1', 7, 'image/png', 3, x'010203', 1000)`,
+		)
+	}
+	if v >= 3 {
+		stmts = append(stmts,
+			`INSERT INTO goals (session_id, goal_id, objective, status, iterations_used, version, revision, created_at, updated_at)
+			 VALUES ('s1', 'g1', 'ship it', 'paused', 4, 2, 5, 1000, 1800)`)
+	}
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("fixture at version %d: %v\n%s", v, err, q)
+		}
+	}
+}
+
+// TestMigrateFromEveryVersion builds a database at each earlier schema
+// version with data in it, opens it with this build and checks that the data
+// is intact, searchable, and the schema is the same as a fresh database's.
+func TestMigrateFromEveryVersion(t *testing.T) {
+	ctx := context.Background()
+	fresh := schema(t, openTest(t).db)
+	for k := 0; k < len(embedded); k++ {
+		t.Run(fmt.Sprintf("from_%d", k), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "vis.db")
+			old, err := openWith(ctx, path, embedded[:k])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, _ := old.SchemaVersion(ctx); v != k {
+				t.Fatalf("built version %d, want %d", v, k)
+			}
+			fixture(t, old.db, k)
+			if err := old.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			s, err := Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if v, err := s.SchemaVersion(ctx); err != nil || v != len(embedded) {
+				t.Fatalf("SchemaVersion = %d, %v; want %d", v, err, len(embedded))
+			}
+			if diff := cmp.Diff(fresh, schema(t, s.db)); diff != "" {
+				t.Errorf("migrated schema differs from a fresh one (-fresh +migrated):\n%s", diff)
+			}
+			if k == 0 {
+				return
+			}
+			sess, err := s.GetSession(ctx, "s1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sess.Title != "Old session" || sess.Turns != 1 || sess.Updated.UnixMilli() != 2000 {
+				t.Errorf("session after migration = %+v", sess)
+			}
+			turn, err := s.GetTurn(ctx, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if turn.Answer != "ancient answer" || turn.Usage.InputTokens != 42 || turn.DurationMs != 500 {
+				t.Errorf("turn after migration = %+v", turn)
+			}
+			its, err := s.ListIterations(ctx, 7)
+			if err != nil || len(its) != 1 || its[0].Code != "print(1)" {
+				t.Errorf("iterations after migration = %+v, %v", its, err)
+			}
+			atts, err := s.ListAttachments(ctx, "s1", 7)
+			if err != nil || len(atts) != 1 {
+				t.Fatalf("attachments after migration = %+v, %v", atts, err)
+			}
+			if a, err := s.GetAttachment(ctx, atts[0].ID); err != nil || !bytes.Equal(a.Bytes, []byte{1, 2, 3}) {
+				t.Errorf("attachment bytes after migration = %v, %v", a.Bytes, err)
+			}
+			// Turns written before search existed are found.
+			hits, err := s.Search(ctx, "ancient", 10)
+			if err != nil || len(hits) != 1 || hits[0].SessionID != "s1" {
+				t.Errorf("Search(ancient) after migration = %+v, %v", hits, err)
+			}
+			ftsIntact(t, s)
+			if k >= 3 {
+				g, err := s.GetGoal(ctx, "s1")
+				if err != nil || g.Objective != "ship it" || g.Revision != 5 {
+					t.Errorf("goal after migration = %+v, %v", g, err)
+				}
+			}
+			// The migrated database takes new writes.
+			if _, err := s.StartTurn(ctx, "s1", "new", "cli"); err != nil {
+				t.Errorf("StartTurn after migration: %v", err)
+			}
+		})
+	}
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "vis.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSession(t, s, "/w", "from the future")
+	newer := len(embedded) + 1
+	if _, err := s.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", newer)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec(`CREATE TABLE future_things (x)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	_, err = Open(ctx, path)
+	if !errors.Is(err, ErrSchemaTooNew) {
+		t.Fatalf("Open of a newer database = %v, want ErrSchemaTooNew", err)
+	}
+	for _, want := range []string{fmt.Sprint(newer), fmt.Sprint(len(embedded)), path} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("the refused database file changed")
+	}
+	// A build that knows the newer version still finds everything.
+	future := append(embedded[:len(embedded):len(embedded)], migration{newer, "future.sql", "SELECT 1"})
+	s2, err := openWith(ctx, path, future)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	list, err := s2.ListSessions(ctx, "")
+	if err != nil || len(list) != 1 || list[0].Title != "from the future" {
+		t.Errorf("sessions after refused open = %+v, %v", list, err)
+	}
+}
+
+func TestFailedMigrationRollsBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "vis.db")
+	bad := append(embedded[:1:1], migration{2, "0002_bad.sql",
+		"CREATE TABLE half_done (a);\nINSERT INTO no_such_table VALUES (1);"})
+	if _, err := openWith(ctx, path, bad); err == nil || !strings.Contains(err.Error(), "0002_bad.sql") {
+		t.Fatalf("open with a failing migration = %v, want an error naming it", err)
+	}
+	s, err := openWith(ctx, path, embedded[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.SchemaVersion(ctx); v != 1 {
+		t.Errorf("version after failed step = %d, want 1 (the good step kept)", v)
+	}
+	var n int
+	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'half_done'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("half of the failed migration stayed (%d, %v)", n, err)
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("the real migrations after a failed one: %v", err)
+	}
+	s.Close()
+}
+
+func TestLoadMigrations(t *testing.T) {
+	sql := &fstest.MapFile{Data: []byte("SELECT 1;")}
+	tests := []struct {
+		name    string
+		files   fstest.MapFS
+		want    []int
+		wantErr string
+	}{
+		{"ordered", fstest.MapFS{"m/0001_a.sql": sql, "m/0002_b.sql": sql, "m/README": sql}, []int{1, 2}, ""},
+		{"gap", fstest.MapFS{"m/0001_a.sql": sql, "m/0003_c.sql": sql}, nil, "expected version 2"},
+		{"not starting at 1", fstest.MapFS{"m/0002_b.sql": sql}, nil, "expected version 1"},
+		{"bad name", fstest.MapFS{"m/init.sql": sql}, nil, "NNNN_description.sql"},
+		{"empty", fstest.MapFS{"m/README": sql}, nil, "no migrations"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			migs, err := loadMigrations(tt.files, "m")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, m := range migs {
+				got = append(got, m.version)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("versions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,322 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/visdesktop/vis/backend/chat"
+)
+
+// Turn statuses. A turn is running until FinishTurn (or InterruptRunning)
+// gives it one of the others.
+const (
+	TurnRunning     = "running"
+	TurnDone        = "done"
+	TurnError       = "error"
+	TurnCancelled   = "cancelled"
+	TurnInterrupted = "interrupted"
+	TurnHalted      = "halted"
+)
+
+// Iteration statuses.
+const (
+	IterationDone      = "done"
+	IterationError     = "error"
+	IterationCancelled = "cancelled"
+)
+
+// InterruptedError is the error InterruptRunning gives turns that a previous
+// process left running.
+const InterruptedError = "the app stopped before this turn finished"
+
+// Turn is one user request and what came of it. Position counts 1..n within
+// the session. Finished is zero while the turn runs.
+type Turn struct {
+	ID         int64
+	SessionID  string
+	Position   int
+	Request    string
+	Channel    string
+	Status     string
+	Answer     string
+	Error      string
+	Iterations int
+	Usage      chat.Usage
+	CostUSD    float64
+	PromptJSON string // the turn's initial provider messages (JSON); see GetTurn
+	Started    time.Time
+	Finished   time.Time
+	DurationMs int64
+}
+
+// TurnOutcome is how a turn ended.
+type TurnOutcome struct {
+	Status     string // done, error, cancelled, interrupted or halted
+	Answer     string
+	Error      string
+	Iterations int
+	Usage      chat.Usage
+	CostUSD    float64
+	DurationMs int64 // 0 = measured from the turn's start to now
+}
+
+// Iteration is one provider round trip and the program it ran. Position
+// counts 1..n within the turn.
+type Iteration struct {
+	ID            int64
+	TurnID        int64
+	Position      int
+	Status        string // done, error or cancelled
+	Code          string
+	Output        string
+	Error         string
+	Prose         string
+	Reasoning     string
+	Answer        string
+	Model         string
+	ToolCallsJSON string // JSON, or ""
+	AppendedJSON  string // messages appended before this iteration's request (JSON), or ""
+	Usage         chat.Usage
+	Started       time.Time
+	Finished      time.Time
+	LLMMs         int64
+	EvalMs        int64
+}
+
+// StartTurn records a new running turn at the next position of the session
+// and moves the session to the top of lists. An absent session is reported
+// with ErrNotFound.
+func (s *Store) StartTurn(ctx context.Context, sessionID, request, channel string) (Turn, error) {
+	now := s.now()
+	t := Turn{SessionID: sessionID, Request: request, Channel: channel, Status: TurnRunning,
+		Started: time.UnixMilli(now.UnixMilli())}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := touch(ctx, tx, sessionID, now); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `
+			INSERT INTO turns (session_id, position, request, channel, status, started_at)
+			VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM turns WHERE session_id = ?1), ?2, ?3, 'running', ?4)
+			RETURNING id, position`,
+			sessionID, request, channel, ms(now)).Scan(&t.ID, &t.Position)
+	})
+	if err != nil {
+		return Turn{}, fmt.Errorf("start turn in session %s: %w", sessionID, err)
+	}
+	return t, nil
+}
+
+// SetTurnPrompt stores the turn's initial provider messages as JSON, for the
+// prompt inspector.
+func (s *Store) SetTurnPrompt(ctx context.Context, turnID int64, promptJSON string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE turns SET prompt_json = ? WHERE id = ?`, promptJSON, turnID)
+		if err != nil {
+			return err
+		}
+		return affected(res, "no such turn")
+	})
+	if err != nil {
+		return fmt.Errorf("set prompt of turn %d: %w", turnID, err)
+	}
+	return nil
+}
+
+// FinishTurn records how the turn ended and moves its session to the top of
+// lists.
+func (s *Store) FinishTurn(ctx context.Context, turnID int64, o TurnOutcome) error {
+	switch o.Status {
+	case TurnDone, TurnError, TurnCancelled, TurnInterrupted, TurnHalted:
+	default:
+		return fmt.Errorf("finish turn %d: invalid status %q", turnID, o.Status)
+	}
+	now := s.now()
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var sessionID string
+		err := tx.QueryRowContext(ctx, `
+			UPDATE turns SET status = ?, answer = ?, error = ?, iterations = ?,
+				input_tokens = ?, output_tokens = ?, cached_tokens = ?, reasoning_tokens = ?,
+				cost_usd = ?, finished_at = ?,
+				duration_ms = CASE WHEN ? > 0 THEN ? ELSE max(0, ? - started_at) END
+			WHERE id = ? RETURNING session_id`,
+			o.Status, o.Answer, o.Error, o.Iterations,
+			o.Usage.InputTokens, o.Usage.OutputTokens, o.Usage.CachedTokens, o.Usage.ReasoningTokens,
+			o.CostUSD, ms(now), o.DurationMs, o.DurationMs, ms(now), turnID).Scan(&sessionID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("no such turn: %w", ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		return touch(ctx, tx, sessionID, now)
+	})
+	if err != nil {
+		return fmt.Errorf("finish turn %d: %w", turnID, err)
+	}
+	return nil
+}
+
+const turnCols = `id, session_id, position, request, channel, status, answer, error, iterations,
+	input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, %s, started_at, finished_at, duration_ms`
+
+func scanTurn(sc interface{ Scan(...any) error }) (Turn, error) {
+	var t Turn
+	var started int64
+	var finished sql.NullInt64
+	err := sc.Scan(&t.ID, &t.SessionID, &t.Position, &t.Request, &t.Channel, &t.Status, &t.Answer, &t.Error,
+		&t.Iterations, &t.Usage.InputTokens, &t.Usage.OutputTokens, &t.Usage.CachedTokens,
+		&t.Usage.ReasoningTokens, &t.CostUSD, &t.PromptJSON, &started, &finished, &t.DurationMs)
+	if err != nil {
+		return Turn{}, err
+	}
+	t.Started, t.Finished = fromMs(started), fromNullMs(finished)
+	return t, nil
+}
+
+// GetTurn returns one turn, PromptJSON included.
+func (s *Store) GetTurn(ctx context.Context, id int64) (Turn, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+fmt.Sprintf(turnCols, "prompt_json")+` FROM turns WHERE id = ?`, id)
+	t, err := scanTurn(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Turn{}, fmt.Errorf("get turn %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Turn{}, fmt.Errorf("get turn %d: %w", id, err)
+	}
+	return t, nil
+}
+
+// ListTurns returns the session's turns by position. PromptJSON is left empty
+// (it can be large and only the prompt inspector needs it: use GetTurn). An
+// absent session yields an empty list.
+func (s *Store) ListTurns(ctx context.Context, sessionID string) ([]Turn, error) {
+	rows, err := s.db.QueryContext(ctx,
+		`SELECT `+fmt.Sprintf(turnCols, "''")+` FROM turns WHERE session_id = ? ORDER BY position`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("list turns of %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	out := []Turn{}
+	for rows.Next() {
+		t, err := scanTurn(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list turns of %s: %w", sessionID, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list turns of %s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// AddIteration records one finished iteration of a turn and commits it, and
+// returns its id. A zero Position takes the next one; a zero Finished is now
+// and a zero Started is Finished. The turn's iteration count follows the
+// highest position. An absent turn is reported with ErrNotFound.
+func (s *Store) AddIteration(ctx context.Context, it Iteration) (int64, error) {
+	switch it.Status {
+	case IterationDone, IterationError, IterationCancelled:
+	default:
+		return 0, fmt.Errorf("add iteration to turn %d: invalid status %q", it.TurnID, it.Status)
+	}
+	if it.Finished.IsZero() {
+		it.Finished = s.now()
+	}
+	if it.Started.IsZero() {
+		it.Started = it.Finished
+	}
+	var id int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var pos int
+		err := tx.QueryRowContext(ctx, `
+			INSERT INTO iterations (turn_id, position, status, code, output, error, prose, reasoning, answer, model,
+				tool_calls_json, appended_json, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
+				started_at, finished_at, llm_ms, eval_ms)
+			VALUES (?1, CASE WHEN ?2 > 0 THEN ?2 ELSE (SELECT coalesce(max(position), 0) + 1 FROM iterations WHERE turn_id = ?1) END,
+				?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+			RETURNING id, position`,
+			it.TurnID, it.Position, it.Status, it.Code, it.Output, it.Error, it.Prose, it.Reasoning, it.Answer,
+			it.Model, it.ToolCallsJSON, it.AppendedJSON, it.Usage.InputTokens, it.Usage.OutputTokens,
+			it.Usage.CachedTokens, it.Usage.ReasoningTokens, ms(it.Started), ms(it.Finished), it.LLMMs, it.EvalMs,
+		).Scan(&id, &pos)
+		if err != nil {
+			if isForeignKey(err) {
+				return fmt.Errorf("no such turn: %w", ErrNotFound)
+			}
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE turns SET iterations = max(iterations, ?) WHERE id = ?`, pos, it.TurnID)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("add iteration to turn %d: %w", it.TurnID, err)
+	}
+	return id, nil
+}
+
+// ListIterations returns the turn's iterations by position.
+func (s *Store) ListIterations(ctx context.Context, turnID int64) ([]Iteration, error) {
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT id, turn_id, position, status, code, output, error, prose, reasoning, answer, model,
+			tool_calls_json, appended_json, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
+			started_at, finished_at, llm_ms, eval_ms
+		FROM iterations WHERE turn_id = ? ORDER BY position`, turnID)
+	if err != nil {
+		return nil, fmt.Errorf("list iterations of turn %d: %w", turnID, err)
+	}
+	defer rows.Close()
+	out := []Iteration{}
+	for rows.Next() {
+		var it Iteration
+		var started, finished int64
+		err := rows.Scan(&it.ID, &it.TurnID, &it.Position, &it.Status, &it.Code, &it.Output, &it.Error,
+			&it.Prose, &it.Reasoning, &it.Answer, &it.Model, &it.ToolCallsJSON, &it.AppendedJSON,
+			&it.Usage.InputTokens, &it.Usage.OutputTokens, &it.Usage.CachedTokens, &it.Usage.ReasoningTokens,
+			&started, &finished, &it.LLMMs, &it.EvalMs)
+		if err != nil {
+			return nil, fmt.Errorf("list iterations of turn %d: %w", turnID, err)
+		}
+		it.Started, it.Finished = fromMs(started), fromMs(finished)
+		out = append(out, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list iterations of turn %d: %w", turnID, err)
+	}
+	return out, nil
+}
+
+// InterruptRunning marks every turn still running (left so by a process that
+// stopped mid-turn) as interrupted with InterruptedError, and returns how many
+// it changed. Call it once at start-up, before any turn starts. Each such
+// turn keeps its iterations; its counts and usage become their sums and it
+// ends when its last iteration finished.
+func (s *Store) InterruptRunning(ctx context.Context) (int, error) {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `
+			UPDATE turns SET
+				status = 'interrupted',
+				error = ?,
+				iterations = (SELECT count(*) FROM iterations i WHERE i.turn_id = turns.id),
+				input_tokens = (SELECT coalesce(sum(input_tokens), 0) FROM iterations i WHERE i.turn_id = turns.id),
+				output_tokens = (SELECT coalesce(sum(output_tokens), 0) FROM iterations i WHERE i.turn_id = turns.id),
+				cached_tokens = (SELECT coalesce(sum(cached_tokens), 0) FROM iterations i WHERE i.turn_id = turns.id),
+				reasoning_tokens = (SELECT coalesce(sum(reasoning_tokens), 0) FROM iterations i WHERE i.turn_id = turns.id),
+				finished_at = max(started_at, coalesce((SELECT max(finished_at) FROM iterations i WHERE i.turn_id = turns.id), 0)),
+				duration_ms = max(started_at, coalesce((SELECT max(finished_at) FROM iterations i WHERE i.turn_id = turns.id), 0)) - started_at
+			WHERE status = 'running'`, InterruptedError)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("interrupt running turns: %w", err)
+	}
+	return int(n), nil
+}
