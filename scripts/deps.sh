@@ -1,51 +1,65 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Vis Desktop needs, skipping what is present.
-#   scripts/deps.sh build   - Go toolchain check, GTK/WebKit dev packages, wails CLI, npm packages
-#   scripts/deps.sh test    - build deps plus Xvfb, ImageMagick, xdotool, Chromium (UI tests)
-# Safe to run repeatedly; each step checks before it installs.
+#   scripts/deps.sh build   - Go/Node checks, GTK/WebKit dev packages, wails CLI, npm packages
+#   scripts/deps.sh test    - build deps plus Xvfb, ImageMagick, xdotool, Chromium, python3, black
+# Safe to run repeatedly; each step checks before it installs. Works as root (CI)
+# and as a user with sudo; prints what to install by hand otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WAILS_VERSION=v2.15.0
+GO_MIN=1.26
+NODE_MIN=20.19
 mode=${1:-build}
+case "$mode" in build | test) ;; *) echo "usage: $0 build|test" >&2; exit 2 ;; esac
 
 log() { printf '\033[1;34m[deps]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1;31m[deps]\033[0m %s\n' "$*" >&2; exit 2; }
 
-SUDO=""
+# version_ge A B: A >= B for dotted versions.
+version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
+
+command -v go >/dev/null || die "Go is not installed: install Go ${GO_MIN} or newer from https://go.dev/dl/ and re-run."
+gov=$(go env GOVERSION | sed 's/^go//')
+version_ge "$gov" "$GO_MIN" || die "Go $gov is too old: install Go ${GO_MIN} or newer from https://go.dev/dl/."
+command -v node >/dev/null && command -v npm >/dev/null ||
+  die "Node.js is not installed: install Node ${NODE_MIN}+ (with npm) from https://nodejs.org/ and re-run."
+nodev=$(node --version | sed 's/^v//')
+version_ge "$nodev" "$NODE_MIN" || die "Node $nodev is too old for Vite 8: install Node ${NODE_MIN} or newer."
+
+SUDO=()
 if [ "$(id -u)" != 0 ]; then
-  if command -v sudo >/dev/null; then SUDO=sudo; fi
+  if command -v sudo >/dev/null; then SUDO=(sudo); fi
 fi
 
 need_apt=()
 want_pkg() { # want_pkg <dpkg-name>...
   for p in "$@"; do
-    dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
   done
 }
 
-if ! command -v go >/dev/null; then
-  echo "Go is not installed: install Go 1.26 from https://go.dev/dl/ and re-run." >&2
-  exit 2
-fi
-
-if command -v dpkg >/dev/null; then
-  want_pkg pkg-config gcc libgtk-3-dev
-  if apt-cache show libwebkit2gtk-4.0-dev >/dev/null 2>&1; then
+if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
+  want_pkg pkg-config gcc libc6-dev libgtk-3-dev fonts-dejavu-core
+  if apt-cache show libwebkit2gtk-4.0-dev >/dev/null 2>&1 || dpkg-query -W libwebkit2gtk-4.0-dev >/dev/null 2>&1; then
     want_pkg libwebkit2gtk-4.0-dev
   else
-    want_pkg libwebkit2gtk-4.1-dev
+    want_pkg libwebkit2gtk-4.1-dev # newer Ubuntu/Debian: scripts/build.sh adds -tags webkit2_41
   fi
   if [ "$mode" = test ]; then
     want_pkg xvfb xauth imagemagick xdotool chromium python3 black
   fi
   if [ ${#need_apt[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ] && [ ${#SUDO[@]} -eq 0 ]; then
+      die "missing packages and no sudo: as root run  apt-get install ${need_apt[*]}"
+    fi
     log "apt-get install ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq
-    $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+    "${SUDO[@]}" apt-get update -qq
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
   fi
 else
-  log "not a Debian/Ubuntu machine: install GTK3 and WebKit2GTK dev packages yourself"
+  log "not a Debian/Ubuntu machine: install GTK3 and WebKit2GTK dev packages (and Xvfb, ImageMagick, xdotool for tests) yourself"
 fi
 
 GOBIN=$(go env GOPATH)/bin
@@ -55,9 +69,9 @@ if ! "$GOBIN/wails" version 2>/dev/null | grep -q "${WAILS_VERSION}"; then
 fi
 
 if [ -f frontend/package.json ]; then
-  if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+  if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
     log "npm ci (frontend)"
-    (cd frontend && { npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error; })
+    (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi
 log "dependencies ready ($mode)"

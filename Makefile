@@ -1,0 +1,51 @@
+# Vis Desktop. On a fresh Debian/Ubuntu machine (as root, or a user with sudo):
+#   make run    install what is missing, build, install a launcher, open the window
+#   make test   install what is missing, then every test, GUI smoke test included
+#   make bench  engine benchmarks (see docs/PERFORMANCE.md)
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+GOBIN := $(shell go env GOPATH 2>/dev/null)/bin
+WAILS := $(GOBIN)/wails
+
+.PHONY: run build launcher test test-frontend test-go smoke bench bindings clean
+
+run: build launcher
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "make run: no display (DISPLAY/WAYLAND_DISPLAY unset); built build/bin/vis and the launcher, not opening the window" >&2; exit 1; fi
+	build/bin/vis
+
+build:
+	scripts/build.sh
+
+launcher:
+	scripts/install-launcher.sh
+
+# Regenerates frontend/wailsjs (Go bindings + runtime) from the Go code.
+bindings:
+	scripts/deps.sh build
+	$(WAILS) generate module
+
+test:
+	scripts/deps.sh test
+	@scripts/timed.sh "frontend: bindings" $(MAKE) --no-print-directory bindings
+	@scripts/timed.sh "frontend: npm ci" bash -c 'cd frontend && npm ci --no-audit --no-fund --loglevel=error'
+	@scripts/timed.sh "frontend: svelte-check" bash -c 'cd frontend && npm run --silent check'
+	@scripts/timed.sh "frontend: vitest" bash -c 'cd frontend && npx vitest run'
+	@scripts/timed.sh "go vet" go vet ./...
+	@scripts/timed.sh "go test -race" go test -race ./...
+	@scripts/timed.sh "GUI smoke" scripts/smoke.sh
+
+test-frontend:
+	cd frontend && npm run check && npx vitest run
+
+test-go:
+	go vet ./... && go test -race ./...
+
+smoke:
+	scripts/smoke.sh
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./backend/...
+
+clean:
+	rm -rf build/bin build/smoke frontend/dist/assets frontend/dist/index.html

@@ -1,0 +1,140 @@
+package app
+
+import (
+	"time"
+
+	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/chat"
+)
+
+// Session is one row of the session list. Times are RFC 3339 strings ("" when
+// unknown) so that the generated TypeScript types are plain strings.
+type Session struct {
+	ID        string `json:"id"`
+	Workspace string `json:"workspace"`
+	Title     string `json:"title"`
+	Turns     int    `json:"turns"`
+	Created   string `json:"created"`
+	Updated   string `json:"updated"`
+}
+
+// Usage counts tokens.
+type Usage struct {
+	InputTokens     int `json:"input_tokens"`
+	OutputTokens    int `json:"output_tokens"`
+	CachedTokens    int `json:"cached_tokens"`
+	ReasoningTokens int `json:"reasoning_tokens"`
+}
+
+// Iteration is one provider round trip and the program it ran.
+type Iteration struct {
+	Position   int    `json:"position"`
+	Status     string `json:"status"`
+	Code       string `json:"code"`
+	Output     string `json:"output"`
+	Error      string `json:"error"`
+	Prose      string `json:"prose"`
+	Reasoning  string `json:"reasoning"`
+	Answer     string `json:"answer"`
+	Model      string `json:"model"`
+	Usage      Usage  `json:"usage"`
+	DurationMs int64  `json:"duration_ms"`
+}
+
+// Turn is one user request and what came of it.
+type Turn struct {
+	Position   int         `json:"position"`
+	Request    string      `json:"request"`
+	Status     string      `json:"status"`
+	Answer     string      `json:"answer"`
+	Error      string      `json:"error"`
+	Usage      Usage       `json:"usage"`
+	DurationMs int64       `json:"duration_ms"`
+	Started    string      `json:"started"`
+	Iterations []Iteration `json:"iterations"`
+}
+
+// Transcript is a session snapshot. The page applies only events whose seq is
+// greater than Seq. Running says whether a turn is in flight right now.
+type Transcript struct {
+	Session Session `json:"session"`
+	Turns   []Turn  `json:"turns"`
+	Seq     int64   `json:"seq"`
+	Running bool    `json:"running"`
+}
+
+// Startup is what the page needs to draw its first frame.
+type Startup struct {
+	Workspace string `json:"workspace"` // "" when none was chosen yet
+	Home      string `json:"home"`
+	Version   string `json:"version"`
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func toUsage(u chat.Usage) Usage {
+	return Usage{
+		InputTokens:     u.InputTokens,
+		OutputTokens:    u.OutputTokens,
+		CachedTokens:    u.CachedTokens,
+		ReasoningTokens: u.ReasoningTokens,
+	}
+}
+
+func toSession(s backend.SessionInfo) Session {
+	return Session{
+		ID:        s.ID,
+		Workspace: s.Workspace,
+		Title:     s.Title,
+		Turns:     s.Turns,
+		Created:   stamp(s.Created),
+		Updated:   stamp(s.Updated),
+	}
+}
+
+func toSessions(in []backend.SessionInfo) []Session {
+	out := make([]Session, 0, len(in)) // never nil: the page gets [] not null
+	for _, s := range in {
+		out = append(out, toSession(s))
+	}
+	return out
+}
+
+func toTranscript(t backend.Transcript, running bool) Transcript {
+	turns := make([]Turn, 0, len(t.Turns))
+	for _, tv := range t.Turns {
+		its := make([]Iteration, 0, len(tv.Iterations))
+		for _, iv := range tv.Iterations {
+			its = append(its, Iteration{
+				Position:   iv.Position,
+				Status:     iv.Status,
+				Code:       iv.Code,
+				Output:     iv.Output,
+				Error:      iv.Error,
+				Prose:      iv.Prose,
+				Reasoning:  iv.Reasoning,
+				Answer:     iv.Answer,
+				Model:      iv.Model,
+				Usage:      toUsage(iv.Usage),
+				DurationMs: iv.DurationMs,
+			})
+		}
+		turns = append(turns, Turn{
+			Position:   tv.Position,
+			Request:    tv.Request,
+			Status:     tv.Status,
+			Answer:     tv.Answer,
+			Error:      tv.Error,
+			Usage:      toUsage(tv.Usage),
+			DurationMs: tv.DurationMs,
+			Started:    stamp(tv.Started),
+			Iterations: its,
+		})
+	}
+	return Transcript{Session: toSession(t.Session), Turns: turns, Seq: t.Seq, Running: running}
+}

@@ -1,0 +1,39 @@
+// Package app is the desktop window's Go side and the only package bound to
+// Wails. It is thin: each bound method validates its input, calls the Engine,
+// maps the result to a DTO and returns (T, error); errors reach JavaScript as
+// rejected promises carrying the error text (see Run's ErrorFormatter).
+//
+// Engine events reach the page through the bridge: one goroutine, owned by the
+// App and ended by the Wails startup context, subscribes to the engine's
+// broker, batches events about every 33 ms and emits each batch, sorted by
+// seq, as the Wails event "vis:events". Deltas may be dropped under load (the
+// broker's lossy contract); the page repairs its view by reloading the
+// transcript snapshot and applying only events with a higher seq.
+//
+// Every call into the Wails runtime goes through the Emitter and Shell
+// interfaces, built from the Wails startup context, so that this package's
+// logic is tested without a window.
+package app
+
+import (
+	"context"
+
+	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/events"
+)
+
+// Engine is what the window needs from backend.Engine. *backend.Engine
+// satisfies it; tests use a fake.
+type Engine interface {
+	Close() error
+	Events() *events.Broker
+	ListSessions(ctx context.Context, workspace string) ([]backend.SessionInfo, error)
+	LatestSession(ctx context.Context, workspace string) (backend.SessionInfo, error)
+	CreateSession(ctx context.Context, workspace string) (backend.SessionInfo, error)
+	Transcript(ctx context.Context, sessionID string) (backend.Transcript, error)
+	StartTurn(req backend.SendRequest) (sessionID string, err error)
+	CancelTurn(sessionID string) bool
+	Running(sessionID string) bool
+}
+
+var _ Engine = (*backend.Engine)(nil)

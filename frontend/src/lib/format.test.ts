@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { ago, duration } from './format'
+
+describe('ago', () => {
+  const now = new Date('2026-03-10T12:00:00Z')
+  it.each([
+    ['', ''],
+    ['not a date', ''],
+    ['2026-03-10T11:59:30Z', 'just now'],
+    ['2026-03-10T11:55:00Z', '5 min ago'],
+    ['2026-03-10T09:00:00Z', '3 h ago'],
+    ['2026-03-08T12:00:00Z', '2 d ago'],
+    ['2026-01-02T12:00:00Z', '2026-01-02'],
+  ])('%s → %s', (iso, want) => {
+    expect(ago(iso, now)).toBe(want)
+  })
+})
+
+describe('duration', () => {
+  it.each([
+    [0, ''],
+    [850, '850 ms'],
+    [12345, '12.3 s'],
+    [245000, '4 min 5 s'],
+  ])('%d → %s', (ms, want) => {
+    expect(duration(ms)).toBe(want)
+  })
+})

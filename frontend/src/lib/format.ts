@@ -1,0 +1,23 @@
+// Small display helpers.
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago" or a date, for an RFC 3339 time. */
+export function ago(iso: string, now: Date = new Date()): string {
+  if (!iso) return ''
+  const t = new Date(iso)
+  if (Number.isNaN(t.getTime())) return ''
+  const s = Math.max(0, (now.getTime() - t.getTime()) / 1000)
+  if (s < 60) return 'just now'
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`
+  if (s < 7 * 86400) return `${Math.floor(s / 86400)} d ago`
+  return t.toISOString().slice(0, 10)
+}
+
+/** "850 ms", "12.3 s", "4 min 5 s". */
+export function duration(ms: number): string {
+  if (!ms || ms < 0) return ''
+  if (ms < 1000) return `${ms} ms`
+  if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`
+  const m = Math.floor(ms / 60000)
+  return `${m} min ${Math.round((ms % 60000) / 1000)} s`
+}

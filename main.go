@@ -1,0 +1,85 @@
+// Command vis is Vis Desktop: with a CLI command as its first argument
+// (`vis run ...`, see app/cli) it runs headless; otherwise it opens the window,
+// optionally on the project folder named by its first argument.
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/visdesktop/vis/app"
+	"github.com/visdesktop/vis/app/cli"
+	"github.com/visdesktop/vis/backend"
+)
+
+//go:embed all:frontend/dist
+var dist embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+var version = "dev" // set with -ldflags "-X main.version=..."
+
+func main() {
+	if len(os.Args) > 1 && slices.Contains(cli.Commands, os.Args[1]) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	if err := runWindow(); err != nil {
+		fmt.Fprintln(os.Stderr, "vis:", err)
+		os.Exit(1)
+	}
+}
+
+func runWindow() error {
+	if runtime.GOOS == "linux" && os.Getenv("WEBKIT_DISABLE_DMABUF_RENDERER") == "" {
+		os.Setenv("WEBKIT_DISABLE_DMABUF_RENDERER", "1") // blank windows on NVIDIA otherwise
+	}
+	home, err := visHome()
+	if err != nil {
+		return err
+	}
+	assets, err := fs.Sub(dist, "frontend/dist")
+	if err != nil {
+		return fmt.Errorf("embedded page: %w", err)
+	}
+	eng, err := backend.Open(context.Background(), backend.Options{Home: home, Getenv: os.Getenv})
+	if err != nil {
+		return fmt.Errorf("open engine: %w", err)
+	}
+	defer eng.Close()
+	workspace := ""
+	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") { // dev builds take -flags
+		workspace = os.Args[1]
+	}
+	a := app.New(eng, app.Options{
+		Home:      home,
+		Workspace: workspace,
+		Version:   version,
+		Logf:      func(f string, args ...any) { fmt.Fprintf(os.Stderr, f+"\n", args...) },
+	})
+	return app.Run(a, app.RunOptions{Assets: assets, Icon: icon})
+}
+
+// visHome is $VIS_HOME, else ~/.vis, as an absolute path.
+func visHome() (string, error) {
+	if h := os.Getenv("VIS_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	u, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find home directory (set VIS_HOME): %w", err)
+	}
+	return filepath.Join(u, ".vis"), nil
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the desktop binary build/bin/vis with the wails CLI.
+#   scripts/build.sh            - install what is missing (deps.sh build), then build
+# Environment: VIS_BUILD_FLAGS adds flags to `wails build` (e.g. -debug).
+# Never runs `go mod tidy` (-m) and never rewrites go.mod (-nosyncgomod).
+# Steps: deps, Go bindings (frontend/wailsjs), the page (frontend/dist), the binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/deps.sh build
+GOBIN=$(go env GOPATH)/bin
+
+tags=()
+if ! pkg-config --exists webkit2gtk-4.0 2>/dev/null && pkg-config --exists webkit2gtk-4.1 2>/dev/null; then
+  tags=(-tags webkit2_41)
+fi
+version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+start=$(date +%s)
+# Bindings first (frontend/wailsjs), then the page, then the binary. Building
+# the page here rather than inside `wails build` keeps wails from writing
+# frontend/package.json.md5 and from running a second npm install.
+"$GOBIN/wails" generate module "${tags[@]}"
+(cd frontend && npm run --silent build)
+# shellcheck disable=SC2086
+"$GOBIN/wails" build -s -skipbindings -m -nosyncgomod -nocolour -v 1 "${tags[@]}" \
+  -ldflags "-X main.version=${version} -X github.com/visdesktop/vis/app/cli.Version=${version}" ${VIS_BUILD_FLAGS:-}
+printf '\033[1;34m[build]\033[0m build/bin/vis (%s) in %ss\n' "$version" "$(( $(date +%s) - start ))" >&2
