@@ -1,17 +1,405 @@
 // Package cli is the headless front: `vis run`, `vis sessions`, `vis show`.
+// Its flags, JSON-lines output and exit codes are a contract scripts and the
+// acceptance tests depend on (see README.md, "The CLI").
+//
+// Exit codes: 0 answered; 1 the turn ended in error (message on stderr);
+// 2 usage or configuration error (stderr says what to set); 130 cancelled by
+// SIGINT (the turn is recorded as cancelled; what settled is kept).
 package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/store"
 )
 
 // Commands lists the first arguments that select the CLI instead of the window.
-var Commands = []string{"run", "sessions", "show", "version", "help", "-h", "--help"}
+var Commands = []string{"run", "sessions", "show", "version", "help", "-h", "-help", "--help"}
+
+// Version is set by the build.
+var Version = "dev"
+
+// Exit codes.
+const (
+	ExitOK        = 0
+	ExitError     = 1
+	ExitUsage     = 2
+	ExitCancelled = 130
+)
+
+const usage = `Usage:
+  vis                      open the desktop window
+  vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--json] PROMPT
+                           run one turn headless; PROMPT "-" reads stdin
+  vis sessions [--json]    list sessions
+  vis show ID [--json]     print a session's transcript
+  vis version
+
+Environment: VIS_HOME (default ~/.vis), VIS_BASE_URL, VIS_MODEL, VIS_API_KEY
+(falling back to OPENAI_BASE_URL, OPENAI_API_KEY).
+`
+
+// Env is what the CLI reads from its process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Getwd          func() (string, error)
+}
 
 // Main runs the CLI with args (without the program name) and returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "vis: CLI not wired yet")
-	return 2
+	return Run(ctx, args, Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Getwd: os.Getwd})
+}
+
+// Run is Main with an explicit environment (tests use it in-process).
+func Run(ctx context.Context, args []string, env Env) int {
+	if len(args) == 0 {
+		fmt.Fprint(env.Stderr, usage)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], env)
+	case "sessions":
+		return cmdSessions(ctx, args[1:], env)
+	case "show":
+		return cmdShow(ctx, args[1:], env)
+	case "version":
+		fmt.Fprintln(env.Stdout, "vis", Version)
+		return ExitOK
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(env.Stdout, usage)
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stderr, "vis: unknown command %q\n%s", args[0], usage)
+	return ExitUsage
+}
+
+func newFlags(name string, env Env) *flag.FlagSet {
+	fs := flag.NewFlagSet("vis "+name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() { fmt.Fprint(env.Stderr, usage) }
+	return fs
+}
+
+// parseInterleaved parses flags that may come before or after positionals.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func openEngine(ctx context.Context, env Env) (*backend.Engine, int) {
+	home, err := backend.DefaultHome(env.Getenv)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "vis:", err)
+		return nil, ExitUsage
+	}
+	eng, err := backend.Open(ctx, backend.Options{Home: home, Getenv: env.Getenv})
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "vis:", err)
+		return nil, ExitError
+	}
+	return eng, ExitOK
+}
+
+func cmdRun(ctx context.Context, args []string, env Env) int {
+	fs := newFlags("run", env)
+	workspace := fs.String("workspace", "", "project folder (default: current directory)")
+	session := fs.String("session", "", "continue the given session")
+	cont := fs.Bool("continue", false, "continue the most recent session of the workspace")
+	model := fs.String("model", "", "model name")
+	baseURL := fs.String("base-url", "", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+	asJSON := fs.Bool("json", false, "print one JSON object per engine event, then a result object")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if *session != "" && *cont {
+		fmt.Fprintln(env.Stderr, "vis run: --session and --continue exclude each other")
+		return ExitUsage
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(env.Stderr, "vis run: missing PROMPT (use - to read it from stdin)")
+		return ExitUsage
+	}
+	prompt := strings.Join(pos, " ")
+	if prompt == "-" {
+		b, err := io.ReadAll(env.Stdin)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "vis run: read stdin:", err)
+			return ExitUsage
+		}
+		prompt = string(b)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		fmt.Fprintln(env.Stderr, "vis run: the prompt is empty")
+		return ExitUsage
+	}
+	ws := *workspace
+	if ws == "" {
+		if ws, err = env.Getwd(); err != nil {
+			fmt.Fprintln(env.Stderr, "vis run: current directory:", err)
+			return ExitUsage
+		}
+	}
+	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
+		fmt.Fprintf(env.Stderr, "vis run: workspace %q is not a folder\n", ws)
+		return ExitUsage
+	}
+
+	eng, code := openEngine(ctx, env)
+	if eng == nil {
+		return code
+	}
+	defer eng.Close()
+
+	sid := *session
+	if *cont {
+		s, err := eng.LatestSession(ctx, ws)
+		if errors.Is(err, store.ErrNotFound) {
+			fmt.Fprintf(env.Stderr, "vis run --continue: no session yet in %s\n", ws)
+			return ExitUsage
+		}
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "vis run:", err)
+			return ExitError
+		}
+		sid = s.ID
+	}
+
+	var out *jsonOut
+	if *asJSON {
+		out = startJSON(eng.Events(), env.Stdout)
+	}
+	res, err := eng.RunTurn(ctx, backend.SendRequest{SessionID: sid, Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL})
+	if out != nil {
+		out.stop(eng.Events().Seq())
+	}
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "vis run:", err)
+		switch {
+		case errors.Is(err, backend.ErrConfig):
+			return ExitUsage
+		case errors.Is(err, store.ErrNotFound):
+			return ExitUsage
+		}
+		return ExitError
+	}
+	if out != nil {
+		out.write(map[string]any{
+			"event": "result", "status": res.Status, "answer": res.Answer, "session_id": res.SessionID,
+			"turn": res.Turn, "iterations": res.Iterations, "error": res.Error,
+			"usage": map[string]any{"input_tokens": res.Usage.InputTokens, "output_tokens": res.Usage.OutputTokens},
+		})
+	} else if res.Answer != "" && res.Status != "error" {
+		fmt.Fprintln(env.Stdout, strings.TrimRight(res.Answer, "\n"))
+	}
+	switch res.Status {
+	case "done":
+		return ExitOK
+	case "cancelled":
+		fmt.Fprintln(env.Stderr, "vis run: cancelled; session", res.SessionID)
+		return ExitCancelled
+	default:
+		msg := res.Error
+		if msg == "" {
+			msg = "the turn ended with status " + res.Status
+		}
+		fmt.Fprintln(env.Stderr, "vis run:", msg)
+		return ExitError
+	}
+}
+
+// jsonOut prints engine events as JSON lines while a turn runs.
+type jsonOut struct {
+	mu     sync.Mutex
+	w      io.Writer
+	enc    *json.Encoder
+	cancel func()
+	ch     <-chan events.Event
+	done   chan struct{}
+	upto   chan int64
+}
+
+func startJSON(b *events.Broker, w io.Writer) *jsonOut {
+	ch, cancel := b.Subscribe(8192)
+	o := &jsonOut{w: w, enc: json.NewEncoder(w), cancel: cancel, ch: ch, done: make(chan struct{}), upto: make(chan int64, 1)}
+	o.enc.SetEscapeHTML(false)
+	go o.pump()
+	return o
+}
+
+func (o *jsonOut) pump() {
+	defer close(o.done)
+	last := int64(-1)
+	for {
+		select {
+		case e := <-o.ch:
+			o.write(e)
+			if last >= 0 && e.Seq >= last {
+				return
+			}
+		case last = <-o.upto:
+			if o.drained(last) {
+				return
+			}
+		}
+	}
+}
+
+func (o *jsonOut) drained(last int64) bool {
+	for {
+		select {
+		case e := <-o.ch:
+			o.write(e)
+			if e.Seq >= last {
+				return true
+			}
+		default:
+			return true // nothing buffered: every delivered event was printed
+		}
+	}
+}
+
+// stop prints what is buffered up to seq and stops.
+func (o *jsonOut) stop(seq int64) {
+	o.upto <- seq
+	<-o.done
+	o.cancel()
+}
+
+func (o *jsonOut) write(v any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_ = o.enc.Encode(v)
+}
+
+func cmdSessions(ctx context.Context, args []string, env Env) int {
+	fs := newFlags("sessions", env)
+	asJSON := fs.Bool("json", false, "print JSON")
+	workspace := fs.String("workspace", "", "only sessions of this folder")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return ExitUsage
+	}
+	eng, code := openEngine(ctx, env)
+	if eng == nil {
+		return code
+	}
+	defer eng.Close()
+	ss, err := eng.ListSessions(ctx, *workspace)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "vis sessions:", err)
+		return ExitError
+	}
+	if *asJSON {
+		if ss == nil {
+			ss = []backend.SessionInfo{}
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(ss)
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tWORKSPACE\tTITLE\tTURNS\tUPDATED")
+	for _, s := range ss {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", s.ID, s.Workspace, s.Title, s.Turns, s.Updated.Local().Format(time.DateTime))
+	}
+	tw.Flush()
+	return ExitOK
+}
+
+func cmdShow(ctx context.Context, args []string, env Env) int {
+	fs := newFlags("show", env)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(env.Stderr, "vis show: give exactly one session ID (see vis sessions)")
+		return ExitUsage
+	}
+	eng, code := openEngine(ctx, env)
+	if eng == nil {
+		return code
+	}
+	defer eng.Close()
+	tr, err := eng.Transcript(ctx, pos[0])
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintf(env.Stderr, "vis show: no session %q\n", pos[0])
+		return ExitUsage
+	}
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "vis show:", err)
+		return ExitError
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(tr)
+		return ExitOK
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "# %s\nsession %s · %s\n", orDash(tr.Session.Title), tr.Session.ID, tr.Session.Workspace)
+	for _, t := range tr.Turns {
+		fmt.Fprintf(w, "\n## turn %d · %s · %d iterations · %d in / %d out tokens · %s\n\n> %s\n",
+			t.Position, t.Status, len(t.Iterations), t.Usage.InputTokens, t.Usage.OutputTokens,
+			(time.Duration(t.DurationMs) * time.Millisecond).String(), strings.ReplaceAll(strings.TrimSpace(t.Request), "\n", "\n> "))
+		for _, it := range t.Iterations {
+			fmt.Fprintf(w, "\n### iteration %d · %s · %d in / %d out\n", it.Position, it.Status, it.Usage.InputTokens, it.Usage.OutputTokens)
+			if it.Prose != "" {
+				fmt.Fprintf(w, "\n%s\n", it.Prose)
+			}
+			if it.Code != "" {
+				fmt.Fprintf(w, "\n```python\n%s\n```\n", strings.TrimRight(it.Code, "\n"))
+			}
+			if it.Output != "" {
+				fmt.Fprintf(w, "\n```text\n%s\n```\n", strings.TrimRight(it.Output, "\n"))
+			}
+			if it.Error != "" {
+				fmt.Fprintf(w, "\nerror: %s\n", it.Error)
+			}
+		}
+		if t.Answer != "" {
+			fmt.Fprintf(w, "\n**answer**\n\n%s\n", t.Answer)
+		}
+		if t.Error != "" {
+			fmt.Fprintf(w, "\n**error**: %s\n", t.Error)
+		}
+	}
+	return ExitOK
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "(untitled)"
+	}
+	return s
 }

@@ -1,0 +1,546 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/config"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/loop"
+	"github.com/visdesktop/vis/backend/prompt"
+	"github.com/visdesktop/vis/backend/provider"
+	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/store"
+	"github.com/visdesktop/vis/backend/tools"
+)
+
+// Options configure Open.
+type Options struct {
+	Home   string              // VIS_HOME; state lives in Home/desktop
+	Getenv func(string) string // nil = os.Getenv
+}
+
+// ErrBusy is returned when a session already runs a turn.
+var ErrBusy = errors.New("a turn is already running in this session")
+
+// ErrNotFound is returned for an unknown session id.
+var ErrNotFound = store.ErrNotFound
+
+// ErrConfig wraps configuration problems (no endpoint, no model, no key, a
+// malformed config file): fronts show them as "what to set", not as crashes.
+var ErrConfig = errors.New("configuration")
+
+// Engine is the one engine both fronts use. It is safe for concurrent use.
+type Engine struct {
+	home   string
+	getenv func(string) string
+	store  *store.Store
+	broker *events.Broker
+
+	ctx    context.Context // ends background turns on Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	sessions map[string]*sessionRT
+}
+
+// sessionRT is a session's live state in this process: its sandbox, tools,
+// delta baseline and the running turn's cancel function.
+type sessionRT struct {
+	mu        sync.Mutex // held for the whole turn: one turn at a time
+	workspace string
+	interp    *sandbox.Interp
+	tools     *tools.Set
+	state     loop.State
+	block     string // the frozen standing `session = {...}` block
+
+	runMu  sync.Mutex
+	cancel context.CancelFunc
+}
+
+// Open opens (creating when needed) the state under opts.Home/desktop and
+// marks every turn a previous process left running as interrupted.
+func Open(ctx context.Context, opts Options) (*Engine, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	home := opts.Home
+	if home == "" {
+		h, err := DefaultHome(getenv)
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
+	dir := filepath.Join(home, "desktop")
+	if err := os.MkdirAll(filepath.Join(dir, "sandbox"), 0o700); err != nil {
+		return nil, fmt.Errorf("create state dir: %w", err)
+	}
+	st, err := store.Open(ctx, filepath.Join(dir, "vis.db"))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.InterruptRunning(ctx); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("mark interrupted turns: %w", err)
+	}
+	ectx, cancel := context.WithCancel(context.Background())
+	return &Engine{home: home, getenv: getenv, store: st, broker: events.New(), ctx: ectx, cancel: cancel, sessions: map[string]*sessionRT{}}, nil
+}
+
+// DefaultHome is $VIS_HOME, else ~/.vis.
+func DefaultHome(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if h := getenv("VIS_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	u, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("%w: cannot find the home directory; set VIS_HOME", ErrConfig)
+	}
+	return filepath.Join(u, ".vis"), nil
+}
+
+// Home returns VIS_HOME.
+func (e *Engine) Home() string { return e.home }
+
+// Events returns the broker every engine event goes through.
+func (e *Engine) Events() *events.Broker { return e.broker }
+
+// Close cancels running turns, waits for them and closes the store.
+func (e *Engine) Close() error {
+	e.cancel()
+	e.wg.Wait()
+	e.mu.Lock()
+	for _, rt := range e.sessions {
+		if rt.tools != nil {
+			rt.tools.Close()
+		}
+	}
+	e.sessions = map[string]*sessionRT{}
+	e.mu.Unlock()
+	return e.store.Close()
+}
+
+// ListSessions lists sessions, newest first; workspace "" lists all.
+func (e *Engine) ListSessions(ctx context.Context, workspace string) ([]SessionInfo, error) {
+	if workspace != "" {
+		workspace = canonical(workspace)
+	}
+	ss, err := e.store.ListSessions(ctx, workspace)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionInfo, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, sessionInfo(s))
+	}
+	return out, nil
+}
+
+// LatestSession returns the most recently updated session of a workspace.
+func (e *Engine) LatestSession(ctx context.Context, workspace string) (SessionInfo, error) {
+	s, err := e.store.LatestSession(ctx, canonical(workspace))
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return sessionInfo(s), nil
+}
+
+// CreateSession starts an empty session in workspace.
+func (e *Engine) CreateSession(ctx context.Context, workspace string) (SessionInfo, error) {
+	ws := canonical(workspace)
+	fi, err := os.Stat(ws)
+	if err != nil || !fi.IsDir() {
+		return SessionInfo{}, fmt.Errorf("workspace %q is not a folder", workspace)
+	}
+	now := time.Now()
+	s := store.Session{ID: store.NewID(), Workspace: ws, Created: now, Updated: now}
+	if err := e.store.CreateSession(ctx, s); err != nil {
+		return SessionInfo{}, err
+	}
+	e.publishSession(s.ID)
+	return sessionInfo(s), nil
+}
+
+// Transcript returns a session with its turns and iterations.
+func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) {
+	seq := e.broker.Seq()
+	s, err := e.store.GetSession(ctx, id)
+	if err != nil {
+		return Transcript{}, err
+	}
+	turns, err := e.store.ListTurns(ctx, id)
+	if err != nil {
+		return Transcript{}, err
+	}
+	tv := make([]TurnView, 0, len(turns))
+	for _, t := range turns {
+		its, err := e.store.ListIterations(ctx, t.ID)
+		if err != nil {
+			return Transcript{}, err
+		}
+		v := TurnView{Position: t.Position, Request: t.Request, Status: t.Status, Answer: t.Answer, Error: t.Error, Usage: t.Usage, DurationMs: t.DurationMs, Started: t.Started}
+		for _, it := range its {
+			v.Iterations = append(v.Iterations, IterationView{Position: it.Position, Status: it.Status, Code: it.Code, Output: it.Output, Error: it.Error, Prose: it.Prose, Reasoning: it.Reasoning, Answer: it.Answer, Model: it.Model, Usage: it.Usage, DurationMs: it.Finished.Sub(it.Started).Milliseconds()})
+		}
+		tv = append(tv, v)
+	}
+	return Transcript{Session: sessionInfo(s), Turns: tv, Seq: seq}, nil
+}
+
+// Running reports whether a session runs a turn now.
+func (e *Engine) Running(id string) bool {
+	rt := e.lookup(id)
+	if rt == nil {
+		return false
+	}
+	rt.runMu.Lock()
+	defer rt.runMu.Unlock()
+	return rt.cancel != nil
+}
+
+// CancelTurn cancels the session's running turn; false when none runs.
+func (e *Engine) CancelTurn(id string) bool {
+	rt := e.lookup(id)
+	if rt == nil {
+		return false
+	}
+	rt.runMu.Lock()
+	defer rt.runMu.Unlock()
+	if rt.cancel == nil {
+		return false
+	}
+	rt.cancel()
+	return true
+}
+
+// StartTurn runs a turn in the background and returns its session id at
+// once; events report its progress. It refuses (ErrBusy) when the session
+// already runs one: the window queues messages itself.
+func (e *Engine) StartTurn(req SendRequest) (string, error) {
+	id, rt, err := e.prepare(e.ctx, &req)
+	if err != nil {
+		return "", err
+	}
+	if !rt.mu.TryLock() {
+		return "", ErrBusy
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer rt.mu.Unlock()
+		_, _ = e.runLocked(e.ctx, id, rt, req)
+	}()
+	return id, nil
+}
+
+// RunTurn runs one turn and returns when it ends; cancelling ctx cancels it.
+func (e *Engine) RunTurn(ctx context.Context, req SendRequest) (TurnResult, error) {
+	id, rt, err := e.prepare(ctx, &req)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	if !rt.mu.TryLock() {
+		return TurnResult{SessionID: id}, ErrBusy
+	}
+	defer rt.mu.Unlock()
+	return e.runLocked(ctx, id, rt, req)
+}
+
+// prepare resolves or creates the session and its runtime.
+func (e *Engine) prepare(ctx context.Context, req *SendRequest) (string, *sessionRT, error) {
+	if strings.TrimSpace(req.Text) == "" {
+		return "", nil, errors.New("the message is empty")
+	}
+	if req.Channel == "" {
+		req.Channel = ChannelDesktop
+	}
+	var s store.Session
+	if req.SessionID == "" {
+		if req.Workspace == "" {
+			return "", nil, errors.New("no workspace: open a project folder first")
+		}
+		// Check the configuration before creating an empty session.
+		if _, err := e.resolve(canonical(req.Workspace), *req); err != nil {
+			return "", nil, err
+		}
+		info, err := e.CreateSession(ctx, req.Workspace)
+		if err != nil {
+			return "", nil, err
+		}
+		req.SessionID = info.ID
+	}
+	s, err := e.store.GetSession(ctx, req.SessionID)
+	if err != nil {
+		return "", nil, fmt.Errorf("session %s: %w", req.SessionID, err)
+	}
+	rt, err := e.runtimeFor(s)
+	if err != nil {
+		return "", nil, err
+	}
+	return s.ID, rt, nil
+}
+
+func (e *Engine) lookup(id string) *sessionRT {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sessions[id]
+}
+
+func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if rt, ok := e.sessions[s.ID]; ok {
+		return rt, nil
+	}
+	fi, err := os.Stat(s.Workspace)
+	if err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("the session's workspace %s is gone", s.Workspace)
+	}
+	ts, err := tools.New(s.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace tools: %w", err)
+	}
+	rt := &sessionRT{workspace: s.Workspace, tools: ts}
+	interp, err := sandbox.New(sandbox.Options{
+		DefsPath: filepath.Join(e.home, "desktop", "sandbox", s.ID+".star"),
+		Getwd:    s.Workspace,
+		PathInfo: ts.PathInfo,
+		Hooks: sandbox.Hooks{
+			OnToolStart: func(name string, args map[string]any) {
+				e.broker.Publish(events.Event{Phase: events.ToolStart, SessionID: s.ID, Data: map[string]any{"name": name, "args": summarizeArgs(args)}})
+			},
+			OnToolEnd: func(name string, d time.Duration, err error) {
+				data := map[string]any{"name": name, "duration_ms": d.Milliseconds()}
+				if err != nil {
+					data["error"] = err.Error()
+				}
+				e.broker.Publish(events.Event{Phase: events.ToolEnd, SessionID: s.ID, Data: data})
+			},
+		},
+	}, ts.Builtins())
+	if err != nil {
+		ts.Close()
+		return nil, fmt.Errorf("start sandbox: %w", err)
+	}
+	rt.interp = interp
+	e.sessions[s.ID] = rt
+	return rt, nil
+}
+
+func (e *Engine) resolve(workspace string, req SendRequest) (*resolvedTurn, error) {
+	cfg, err := config.Load(e.home, workspace, e.getenv)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	r, err := cfg.Resolve(e.getenv, config.Overrides{BaseURL: req.BaseURL, Model: req.Model})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	client, err := provider.New(provider.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model.Name, Headers: r.Headers, NoTools: !r.Model.SupportsTools()})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return &resolvedTurn{cfg: cfg, res: r, client: client}, nil
+}
+
+type resolvedTurn struct {
+	cfg    *config.Config
+	res    config.Resolved
+	client *provider.Client
+}
+
+func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req SendRequest) (TurnResult, error) {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rt.runMu.Lock()
+	rt.cancel = cancel
+	rt.runMu.Unlock()
+	defer func() {
+		rt.runMu.Lock()
+		rt.cancel = nil
+		rt.runMu.Unlock()
+	}()
+
+	rv, err := e.resolve(rt.workspace, req)
+	if err != nil {
+		return TurnResult{SessionID: id}, err
+	}
+	prev, err := e.recap(ctx, id)
+	if err != nil {
+		return TurnResult{SessionID: id}, err
+	}
+	view := e.viewFunc(id, rt, rv)
+	if rt.block == "" {
+		static := view(0, 0, nil)
+		rt.block = prompt.SessionBlock(static)
+		rt.state.Baseline = static
+	}
+	userHome, _ := os.UserHomeDir()
+	env := prompt.Env{Workspace: rt.workspace, VisHome: e.home, UserHome: userHome, Channel: req.Channel}
+	stable, warnings := prompt.StableMessages(env, prompt.StableOptions{
+		System:       prompt.SystemOptions{ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace},
+		Shims:        prompt.DefaultShims,
+		SessionBlock: rt.block,
+	})
+	for _, w := range append(rv.cfg.Warnings, warnings...) {
+		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": w}})
+	}
+	msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev})
+	effort := ""
+	if rv.res.Reasoning != "" {
+		if rv.res.Model.Reasoning {
+			effort = rv.res.Reasoning
+		} else if prompt.NeedsReasoningNudge(rv.res.Reasoning, false) {
+			msgs = prompt.WithReasoningNudge(msgs)
+		}
+	}
+	if s, err := e.store.GetSession(ctx, id); err == nil && s.Title == "" {
+		_ = e.store.RenameSession(context.WithoutCancel(ctx), id, titleFrom(req.Text))
+	}
+	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: rv.client, Exec: execAdapter{rt.interp}, State: &rt.state}
+	res, err := runner.Run(rctx, loop.Turn{
+		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
+		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
+		Messages: msgs, View: view,
+	})
+	e.publishSession(id)
+	out := TurnResult{SessionID: id, Turn: res.Turn, Status: res.Status, Answer: res.Answer, Error: res.Error, Iterations: res.Iterations, Usage: res.Usage}
+	return out, err
+}
+
+func (e *Engine) publishSession(id string) {
+	e.broker.Publish(events.Event{Phase: events.SessionChanged, SessionID: id})
+}
+
+// recap loads the previous turns for CONVERSATION-SO-FAR.
+func (e *Engine) recap(ctx context.Context, id string) ([]prompt.TurnRecap, error) {
+	turns, err := e.store.ListTurns(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []prompt.TurnRecap
+	for _, t := range turns {
+		if t.Status == "running" {
+			continue
+		}
+		r := prompt.TurnRecap{Position: t.Position, Request: t.Request, Answer: t.Answer, Status: t.Status}
+		its, err := e.store.ListIterations(ctx, t.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range its {
+			if strings.TrimSpace(it.Code) != "" {
+				r.Ran = append(r.Ran, it.Code)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// viewFunc builds the `session` dict the model sees. Static keys come first
+// and form the frozen standing block; turn, scope and utilization move.
+func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn) func(turn, iter int, util map[string]any) map[string]any {
+	symbols := []any{}
+	for _, b := range rt.tools.Builtins() {
+		symbols = append(symbols, b.Name)
+	}
+	for _, n := range []string{"doc", "apropos", "defs"} {
+		symbols = append(symbols, n)
+	}
+	shell := os.Getenv("SHELL")
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	vcs := "none"
+	if fi, err := os.Stat(filepath.Join(rt.workspace, ".git")); err == nil && fi != nil {
+		vcs = "git"
+	}
+	return func(turn, iter int, util map[string]any) map[string]any {
+		v := map[string]any{
+			"id":        id,
+			"workspace": map[string]any{"root": rt.workspace, "vcs_kind": vcs},
+			"env": map[string]any{
+				"host":       map[string]any{"os": runtime.GOOS, "arch": runtime.GOARCH, "shell": shell},
+				"extensions": map[string]any{"active_count": 0, "aliases": []any{}},
+			},
+			"routing":   map[string]any{"provider": rv.res.ProviderID, "model": rv.res.Model.Name},
+			"resources": []any{},
+			"symbols":   symbols,
+		}
+		if turn > 0 {
+			v["turn"] = turn
+			v["scope"] = map[string]any{"turn": turn, "iter": iter}
+		}
+		if util != nil {
+			v["utilization"] = util
+		}
+		return v
+	}
+}
+
+// execAdapter lets the loop run programs in a sandbox.
+type execAdapter struct{ in *sandbox.Interp }
+
+func (a execAdapter) Exec(ctx context.Context, code string, session map[string]any) sandbox.Result {
+	return a.in.Exec(ctx, code, session)
+}
+
+func summarizeArgs(args map[string]any) string {
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		s := fmt.Sprint(args[k])
+		if len(s) > 60 {
+			s = s[:57] + "..."
+		}
+		parts = append(parts, k+"="+strings.ReplaceAll(s, "\n", "⏎"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func titleFrom(text string) string {
+	t := strings.TrimSpace(strings.SplitN(strings.TrimSpace(text), "\n", 2)[0])
+	if r := []rune(t); len(r) > 60 {
+		t = string(r[:57]) + "…"
+	}
+	return t
+}
+
+func canonical(ws string) string {
+	if ws == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(ws); err == nil {
+		ws = abs
+	}
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real
+	}
+	return ws
+}
+
+func sessionInfo(s store.Session) SessionInfo {
+	return SessionInfo{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Turns: s.Turns, Created: s.Created, Updated: s.Updated}
+}
+
+var _ = chat.Usage{}

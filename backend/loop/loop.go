@@ -1,0 +1,455 @@
+// Package loop runs one turn: it sends the assembled prompt to the provider,
+// runs every python_execution program the model writes in the session's
+// sandbox, feeds the printed output back (one tool result per tool call, with
+// the `session[...] = ...` delta lines after the first), persists every
+// iteration, and ends on a prose answer, a fatal provider error, three empty
+// replies in a row, or cancellation.
+//
+// Concurrency: a Runner serves one session and runs one turn at a time; the
+// caller (the engine) guarantees that. Cancellation is the ctx of Run: it
+// stops the provider stream and the running program at once; what settled
+// before it is kept and the turn is recorded as cancelled with the best
+// answer so far.
+//
+// Within a turn the messages only grow: request k is a byte-exact prefix of
+// request k+1, so providers can cache the prompt.
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/prompt"
+	"github.com/visdesktop/vis/backend/provider"
+	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/store"
+)
+
+// Streamer is the provider as the loop uses it (*provider.Client).
+type Streamer interface {
+	Stream(ctx context.Context, req provider.Request, on func(provider.Delta)) (provider.Response, error)
+}
+
+// Executor runs programs (*sandbox.Interp).
+type Executor interface {
+	Exec(ctx context.Context, code string, session map[string]any) sandbox.Result
+}
+
+// Statuses of a finished turn.
+const (
+	StatusDone      = "done"
+	StatusError     = "error"
+	StatusCancelled = "cancelled"
+	StatusHalted    = "halted"
+)
+
+// EmptyReplyLimit is how many empty replies in a row stop a turn.
+const EmptyReplyLimit = 3
+
+// IterationErrorLimit is how many iteration errors in a row end a turn.
+const IterationErrorLimit = 3
+
+// emptyReplyMessage is fed back after an empty reply.
+const emptyReplyMessage = "Your reply was empty — no tool call and no answer. Either call python_execution with a program that print()s what you need, or reply with your final answer as plain text."
+
+// EmptyStopAnswer is the answer of a turn stopped by empty replies.
+const EmptyStopAnswer = "The model returned empty replies repeatedly, so the turn was stopped."
+
+// State is what a session carries from turn to turn inside one process: the
+// delta baseline of the `session` dict. The engine owns one per session.
+type State struct {
+	Baseline map[string]any
+}
+
+// Turn describes one turn to run.
+type Turn struct {
+	SessionID string
+	Request   string
+	Channel   string
+	ModelName string
+	// NoTools: the model cannot call tools; it writes one fenced block.
+	NoTools bool
+	// ReasoningEffort is sent to models that reason natively.
+	ReasoningEffort string
+	// ContextLimit is the model's input window (0 = 200,000).
+	ContextLimit int
+	// Messages are the turn's initial messages (stable prefix + user message).
+	Messages []chat.Message
+	// View returns the `session` dict for the given scope. Called before
+	// every block and after every executed iteration (for the delta).
+	View func(turn, iter int, utilization map[string]any) map[string]any
+}
+
+// Result is the outcome of a turn.
+type Result struct {
+	TurnID     int64
+	Turn       int
+	Status     string
+	Answer     string
+	Error      string
+	Iterations int
+	Usage      chat.Usage
+}
+
+// Runner runs turns of one session.
+type Runner struct {
+	Store    *store.Store
+	Broker   *events.Broker
+	Provider Streamer
+	Exec     Executor
+	State    *State
+	Now      func() time.Time // nil = time.Now
+}
+
+// Run runs a turn to its end. The returned error is non-nil only when the
+// turn could not be recorded at all (the store failed); every other failure
+// is a Result with Status error.
+func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	started := now()
+	bg := context.WithoutCancel(ctx) // store writes must land even after a cancel
+	rec, err := r.Store.StartTurn(bg, t.SessionID, t.Request, t.Channel)
+	if err != nil {
+		return Result{}, fmt.Errorf("start turn: %w", err)
+	}
+	if raw, err := json.Marshal(t.Messages); err == nil {
+		if err := r.Store.SetTurnPrompt(bg, rec.ID, string(raw)); err != nil {
+			return Result{}, fmt.Errorf("save turn prompt: %w", err)
+		}
+	}
+	tr := &turnRun{Runner: r, t: t, ctx: ctx, bg: bg, now: now, turnID: rec.ID, pos: rec.Position, msgs: append([]chat.Message(nil), t.Messages...)}
+	tr.publish(events.TurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
+	res := tr.run()
+	res.TurnID, res.Turn = rec.ID, rec.Position
+	res.Usage = tr.usage
+	res.Iterations = tr.iter
+	out := store.TurnOutcome{Status: res.Status, Answer: res.Answer, Error: res.Error, Iterations: res.Iterations, Usage: res.Usage, DurationMs: now().Sub(started).Milliseconds()}
+	if err := r.Store.FinishTurn(bg, rec.ID, out); err != nil {
+		return res, fmt.Errorf("finish turn: %w", err)
+	}
+	tr.publish(events.TurnEnd, 0, map[string]any{
+		"status": res.Status, "answer": res.Answer, "error": res.Error,
+		"iterations": res.Iterations, "usage": res.Usage, "duration_ms": out.DurationMs,
+	})
+	return res, nil
+}
+
+type turnRun struct {
+	*Runner
+	t       Turn
+	ctx, bg context.Context
+	now     func() time.Time
+	turnID  int64
+	pos     int
+	msgs    []chat.Message
+	iter    int
+	usage   chat.Usage
+	lastIn  int
+	best    string // the best answer so far (sticky), for a cancelled turn
+}
+
+func (tr *turnRun) publish(phase string, iter int, data map[string]any) {
+	if tr.Broker == nil {
+		return
+	}
+	tr.Broker.Publish(events.Event{Phase: phase, SessionID: tr.t.SessionID, Turn: tr.pos, Iteration: iter, Data: data})
+}
+
+func (tr *turnRun) utilization() map[string]any {
+	if tr.lastIn == 0 {
+		return nil
+	}
+	limit := tr.t.ContextLimit
+	if limit <= 0 {
+		limit = 200000
+	}
+	sat := (tr.lastIn*100 + limit/2) / limit
+	return map[string]any{
+		"last_request_tokens": tr.lastIn,
+		"turn_total_tokens":   tr.usage.InputTokens + tr.usage.OutputTokens,
+		"model_input_limit":   limit,
+		"saturation":          sat,
+		"headroom_tokens":     limit - tr.lastIn,
+	}
+}
+
+func (tr *turnRun) cancelled() Result {
+	return Result{Status: StatusCancelled, Answer: tr.best}
+}
+
+func (tr *turnRun) run() Result {
+	empties, iterErrors := 0, 0
+	reason := "user-submit"
+	for {
+		if tr.ctx.Err() != nil {
+			return tr.cancelled()
+		}
+		tr.iter++
+		it := store.Iteration{TurnID: tr.turnID, Position: tr.iter, Model: tr.t.ModelName, Started: tr.now()}
+		appendedFrom := len(tr.msgs)
+		tr.publish(events.ProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": reason})
+		resp, err := tr.stream()
+		it.LLMMs = tr.now().Sub(it.Started).Milliseconds()
+		it.Reasoning, it.Usage = resp.Reasoning, resp.Usage
+		tr.usage = tr.usage.Add(resp.Usage)
+		if resp.HasUsage && resp.Usage.InputTokens > 0 {
+			tr.lastIn = resp.Usage.InputTokens
+		}
+		if err != nil {
+			var pe *provider.Error
+			errors.As(err, &pe)
+			if tr.ctx.Err() != nil || (pe != nil && pe.Kind == provider.KindCancelled) {
+				it.Status, it.Error, it.Prose = "cancelled", "cancelled", resp.Content
+				tr.persist(it, appendedFrom)
+				return tr.cancelled()
+			}
+			it.Status, it.Error, it.Prose = "error", err.Error(), resp.Content
+			tr.publish(events.IterationError, tr.iter, map[string]any{"error": err.Error(), "kind": kindOf(pe)})
+			if pe == nil || !pe.Partial {
+				// Fatal, or retries exhausted: the provider is not usable now.
+				tr.persist(it, appendedFrom)
+				return Result{Status: StatusError, Error: err.Error(), Answer: tr.best}
+			}
+			iterErrors++
+			tr.msgs = append(tr.msgs, chat.User(iterationErrorMessage(tr.iter, pe)))
+			tr.persist(it, appendedFrom)
+			if iterErrors >= IterationErrorLimit {
+				return Result{Status: StatusError, Error: fmt.Sprintf("%d provider errors in a row; last: %v", iterErrors, err), Answer: tr.best}
+			}
+			reason = "iteration-error"
+			continue
+		}
+		iterErrors = 0
+
+		calls := resp.ToolCalls
+		content := resp.Content
+		fenced := false
+		if tr.t.NoTools && len(calls) == 0 {
+			if code, prose, ok := fencedProgram(content); ok {
+				calls = []chat.ToolCall{{ID: fmt.Sprintf("fenced_%d", tr.iter), Name: provider.ToolName, Arguments: mustJSON(map[string]string{"code": code})}}
+				content, fenced = prose, true
+			}
+		}
+
+		if len(calls) == 0 {
+			answer := strings.TrimSpace(content)
+			if answer != "" && resp.FinishReason != "length" {
+				it.Status, it.Answer = "done", answer
+				tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content})
+				tr.persist(it, appendedFrom)
+				tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": true, "final": answer})
+				return Result{Status: StatusDone, Answer: answer}
+			}
+			if answer != "" { // cut off at the output limit
+				tr.best = answer
+				it.Status, it.Prose = "error", answer
+				it.Error = "the reply hit the output token limit"
+				tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content},
+					chat.User("Your reply was cut off at the output token limit. Continue: either call python_execution, or give a shorter final answer."))
+				tr.persist(it, appendedFrom)
+				reason = "iteration-error"
+				continue
+			}
+			empties++
+			it.Status, it.Error = "error", "empty reply"
+			tr.msgs = append(tr.msgs, chat.User(emptyReplyMessage))
+			tr.persist(it, appendedFrom)
+			tr.publish(events.IterationError, tr.iter, map[string]any{"error": "empty reply", "kind": "empty", "streak": empties})
+			if empties >= EmptyReplyLimit {
+				ans := tr.best
+				if ans == "" {
+					return Result{Status: StatusError, Error: EmptyStopAnswer, Answer: EmptyStopAnswer}
+				}
+				return Result{Status: StatusDone, Answer: ans}
+			}
+			reason = "empty-reply"
+			continue
+		}
+		empties = 0
+
+		progs := programsFromResponse(calls, provider.ToolName)
+		var codes []string
+		for _, p := range progs {
+			codes = append(codes, p.Code)
+		}
+		if prose := proseBeyondCode(content, codes); prose != "" {
+			it.Prose = prose
+			tr.best = prose
+			tr.publish(events.AssistantProse, tr.iter, map[string]any{"text": prose})
+		}
+		if fenced {
+			tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content})
+		} else {
+			tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content, ToolCalls: normalizeCallIDs(calls, tr.iter)})
+			for i := range progs {
+				progs[i].CallID = tr.msgs[len(tr.msgs)-1].ToolCalls[i].ID
+			}
+		}
+		results, stopped := tr.execute(&it, progs)
+		if fenced {
+			tr.msgs = append(tr.msgs, chat.User("[python_execution result]\n"+results[0]))
+		} else {
+			for i, p := range progs {
+				tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleTool, ToolCallID: p.CallID, Content: results[i]})
+			}
+		}
+		tr.persist(it, appendedFrom)
+		if stopped {
+			return tr.cancelled()
+		}
+		tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": false})
+		reason = "tool-result"
+	}
+}
+
+// stream calls the provider and republishes its deltas as events.
+func (tr *turnRun) stream() (provider.Response, error) {
+	req := provider.Request{
+		Messages:        tr.msgs,
+		ReasoningEffort: tr.t.ReasoningEffort,
+		OnRetry: func(ri provider.RetryInfo) {
+			tr.publish(events.ProviderRetry, tr.iter, map[string]any{"attempt": ri.Attempt, "delay_ms": ri.Delay.Milliseconds(), "error": errString(ri.Err)})
+		},
+	}
+	return tr.Provider.Stream(tr.ctx, req, func(d provider.Delta) {
+		switch d.Kind {
+		case "reasoning":
+			tr.publish(events.Reasoning, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
+		case "content":
+			tr.publish(events.Content, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
+		case "tool":
+			tr.publish(events.ToolPreview, tr.iter, map[string]any{"index": d.ToolIndex, "code": partialCode(d.Total)})
+		}
+	})
+}
+
+// execute runs the programs of one reply in order and returns one wire text
+// per program. stopped reports a cancellation (the remaining programs did
+// not run).
+func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool) {
+	evalStart := tr.now()
+	defer func() { it.EvalMs = tr.now().Sub(evalStart).Milliseconds() }()
+	results := make([]string, len(progs))
+	var codes, outputs, errs []string
+	var records []map[string]any
+	stopped := false
+	for i, p := range progs {
+		header := fmt.Sprintf("# t%d/i%d", tr.pos, tr.iter)
+		if len(progs) > 1 {
+			header += fmt.Sprintf(" (call %d of %d)", i+1, len(progs))
+		}
+		rec := map[string]any{"call_id": p.CallID, "code": p.Code}
+		var body string
+		switch {
+		case stopped:
+			body = "✗ cancelled error: the turn was cancelled before this program ran"
+			rec["error"] = body
+		case p.Reject != "":
+			body = "✗ preflight error: " + p.Reject
+			rec["error"] = body
+			errs = append(errs, body)
+			tr.publish(events.FormResult, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "error": map[string]any{"phase": "preflight", "message": p.Reject}})
+		default:
+			codes = append(codes, p.Code)
+			tr.publish(events.FormStart, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "index": i})
+			view := tr.t.View(tr.pos, tr.iter, tr.utilization())
+			res := tr.Exec.Exec(tr.ctx, p.Code, view)
+			body = res.Wire()
+			rec["output"], rec["duration_ms"] = res.Output, res.Duration.Milliseconds()
+			data := map[string]any{"call_id": p.CallID, "code": p.Code, "output": res.Output, "clipped": res.Clipped, "duration_ms": res.Duration.Milliseconds()}
+			if res.Output != "" {
+				outputs = append(outputs, res.Output)
+			}
+			if res.Err != nil {
+				e := map[string]any{"phase": res.Err.Phase, "message": res.Err.Message, "line": res.Err.Line, "hint": res.Err.Hint}
+				data["error"], rec["error"] = e, e
+				errs = append(errs, fmt.Sprintf("%s error: %s", res.Err.Phase, res.Err.Message))
+				if res.Err.Phase == "cancelled" || tr.ctx.Err() != nil {
+					stopped = true
+				}
+			}
+			tr.publish(events.FormResult, tr.iter, data)
+		}
+		results[i] = header + "\n" + body
+		records = append(records, rec)
+	}
+	// The session delta rides on the first result, after a blank line.
+	if tr.t.View != nil && tr.State != nil {
+		cur := tr.t.View(tr.pos, tr.iter+1, tr.utilization())
+		if lines := prompt.SessionDelta(tr.State.Baseline, cur); len(lines) > 0 {
+			results[0] = strings.TrimRight(results[0], "\n") + "\n\n" + strings.Join(lines, "\n")
+		}
+		tr.State.Baseline = cur
+	}
+	it.Code = strings.Join(codes, "\n\n")
+	it.Output = strings.Join(outputs, "\n")
+	it.Error = strings.Join(errs, "\n")
+	it.ToolCallsJSON = mustJSON(records)
+	switch {
+	case stopped:
+		it.Status = "cancelled"
+	case len(errs) > 0:
+		it.Status = "error"
+	default:
+		it.Status = "done"
+	}
+	return results, stopped
+}
+
+// persist stores the iteration with the messages it appended.
+func (tr *turnRun) persist(it store.Iteration, appendedFrom int) {
+	it.Finished = tr.now()
+	it.AppendedJSON = mustJSON(tr.msgs[appendedFrom:])
+	if _, err := tr.Store.AddIteration(tr.bg, it); err != nil {
+		tr.publish(events.IterationError, tr.iter, map[string]any{"error": "could not save the iteration: " + err.Error(), "kind": "store"})
+	}
+}
+
+// normalizeCallIDs gives every call an id (some servers omit them) and
+// returns a copy.
+func normalizeCallIDs(calls []chat.ToolCall, iter int) []chat.ToolCall {
+	out := append([]chat.ToolCall(nil), calls...)
+	for i := range out {
+		if out[i].ID == "" {
+			out[i].ID = fmt.Sprintf("call_%d_%d", iter, i)
+		}
+	}
+	return out
+}
+
+func iterationErrorMessage(iter int, pe *provider.Error) string {
+	body := map[string]any{"phase": "provider", "type": string(pe.Kind), "message": pe.Message,
+		"hint": "your reply was cut off; nothing of it ran. Continue where you left off."}
+	return fmt.Sprintf("[Iteration %d]\n;; llm-provider-error = %s", iter, mustJSON(body))
+}
+
+func kindOf(pe *provider.Error) string {
+	if pe == nil {
+		return "unknown"
+	}
+	return string(pe.Kind)
+}
+
+func errString(e *provider.Error) string {
+	if e == nil {
+		return ""
+	}
+	return e.Error()
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}

@@ -1,0 +1,1642 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The pre-pass turns Python as models write it into Starlark that
+// go.starlark.net accepts. It works on tokens and is line-preserving: every
+// rewrite keeps each statement on the line it started on, and the output has
+// exactly as many newlines as the input, so error lines map 1:1 to the
+// model's code.
+
+type tokKind int
+
+const (
+	tkSpace   tokKind = iota // spaces, tabs, backslash-newline continuations
+	tkComment                // # ...
+	tkNL                     // a newline that does not end a statement
+	tkNewline                // a newline that ends a logical line
+	tkName
+	tkNumber
+	tkString // a plain string literal (Starlark-compatible after fix-up)
+	tkAtom   // an already-rewritten operand (f-string expansion)
+	tkOp
+)
+
+type token struct {
+	kind tokKind
+	text string
+	line int
+}
+
+// unsupportedError is a construct the sandbox cannot run; Hint says what to
+// write instead.
+type unsupportedError struct {
+	Line    int
+	Message string
+	Hint    string
+}
+
+func (e *unsupportedError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Message) }
+
+// prepassSyntaxError is a tokenizer failure (unterminated string...).
+type prepassSyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *prepassSyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+var threeCharOps = []string{"**=", "//=", ">>=", "<<=", "...", "!=="}
+var twoCharOps = []string{"**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", ":="}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
+func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+
+func isStringPrefix(s string) bool {
+	switch strings.ToLower(s) {
+	case "r", "u", "b", "f", "br", "rb", "fr", "rf":
+		return true
+	}
+	return false
+}
+
+// tokenize splits src into tokens whose texts concatenate back to src.
+func tokenize(src string, startLine int) ([]token, error) {
+	var toks []token
+	line := startLine
+	depth := 0
+	i := 0
+	n := len(src)
+	add := func(k tokKind, text string) {
+		toks = append(toks, token{kind: k, text: text, line: line})
+		line += strings.Count(text, "\n")
+	}
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			j := i
+			for j < n && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f') {
+				j++
+			}
+			add(tkSpace, src[i:j])
+			i = j
+		case c == '\\' && i+1 < n && (src[i+1] == '\n' || (src[i+1] == '\r' && i+2 < n && src[i+2] == '\n')):
+			j := i + 2
+			if src[i+1] == '\r' {
+				j = i + 3
+			}
+			add(tkSpace, src[i:j])
+			i = j
+		case c == '\r' || c == '\n':
+			j := i + 1
+			if c == '\r' && j < n && src[j] == '\n' {
+				j++
+			}
+			k := tkNewline
+			if depth > 0 || lastSignificant(toks) == nil || lastSignificantIsNewline(toks) {
+				k = tkNL
+			}
+			add(k, src[i:j])
+			i = j
+		case c == '#':
+			j := strings.IndexAny(src[i:], "\r\n")
+			if j < 0 {
+				j = n - i
+			}
+			add(tkComment, src[i:i+j])
+			i += j
+		case c == '"' || c == '\'':
+			j, err := scanString(src, i, line)
+			if err != nil {
+				return nil, err
+			}
+			add(tkString, src[i:j])
+			i = j
+		case isIdentStart(c):
+			j := i
+			for j < n && isIdentChar(src[j]) {
+				j++
+			}
+			if j < n && (src[j] == '"' || src[j] == '\'') && isStringPrefix(src[i:j]) {
+				k, err := scanString(src, j, line)
+				if err != nil {
+					return nil, err
+				}
+				add(tkString, src[i:k])
+				i = k
+				continue
+			}
+			add(tkName, src[i:j])
+			i = j
+		case isDigit(c) || (c == '.' && i+1 < n && isDigit(src[i+1])):
+			j := i
+			for j < n && (isIdentChar(src[j]) || src[j] == '.' ||
+				((src[j] == '+' || src[j] == '-') && (src[j-1] == 'e' || src[j-1] == 'E') && !strings.HasPrefix(strings.ToLower(src[i:]), "0x"))) {
+				j++
+			}
+			add(tkNumber, src[i:j])
+			i = j
+		default:
+			op := string(c)
+			for _, o := range threeCharOps {
+				if strings.HasPrefix(src[i:], o) {
+					op = o
+					break
+				}
+			}
+			if len(op) == 1 {
+				for _, o := range twoCharOps {
+					if strings.HasPrefix(src[i:], o) {
+						op = o
+						break
+					}
+				}
+			}
+			switch op {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				if depth > 0 {
+					depth--
+				}
+			}
+			add(tkOp, op)
+			i += len(op)
+		}
+	}
+	return toks, nil
+}
+
+func lastSignificant(toks []token) *token {
+	for i := len(toks) - 1; i >= 0; i-- {
+		switch toks[i].kind {
+		case tkSpace, tkComment:
+			continue
+		}
+		return &toks[i]
+	}
+	return nil
+}
+
+func lastSignificantIsNewline(toks []token) bool {
+	t := lastSignificant(toks)
+	return t != nil && (t.kind == tkNewline || t.kind == tkNL)
+}
+
+// scanString returns the end offset of the string literal whose quote starts at i.
+func scanString(src string, i, line int) (int, error) {
+	q := src[i]
+	triple := strings.HasPrefix(src[i:], strings.Repeat(string(q), 3))
+	j := i + 1
+	if triple {
+		j = i + 3
+	}
+	for j < len(src) {
+		c := src[j]
+		if c == '\\' {
+			j += 2
+			continue
+		}
+		if triple {
+			if strings.HasPrefix(src[j:], strings.Repeat(string(q), 3)) {
+				return j + 3, nil
+			}
+		} else {
+			if c == q {
+				return j + 1, nil
+			}
+			if c == '\n' {
+				break
+			}
+		}
+		j++
+	}
+	return 0, &prepassSyntaxError{Line: line, Msg: "unterminated string literal"}
+}
+
+// splitString separates a string token into prefix, quote and body.
+func splitString(text string) (prefix, quote, body string) {
+	k := strings.IndexAny(text, "\"'")
+	prefix = text[:k]
+	rest := text[k:]
+	q := rest[:1]
+	if strings.HasPrefix(rest, q+q+q) && len(rest) >= 6 {
+		quote = q + q + q
+	} else {
+		quote = q
+	}
+	body = rest[len(quote) : len(rest)-len(quote)]
+	return
+}
+
+// fixEscapes doubles the backslash of escapes Python tolerates but Starlark rejects ("\d").
+func fixEscapes(body string) string {
+	if !strings.Contains(body, "\\") {
+		return body
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' || i+1 >= len(body) {
+			b.WriteByte(c)
+			continue
+		}
+		d := body[i+1]
+		switch d {
+		case 'a', 'b', 'f', 'n', 'r', 't', 'v', '\\', '\'', '"', '\n', 'x', 'u', 'U', '0', '1', '2', '3', '4', '5', '6', '7':
+			b.WriteByte(c)
+			b.WriteByte(d)
+		case '\r':
+			b.WriteByte(c)
+			b.WriteByte(d)
+		default:
+			b.WriteString("\\\\")
+			b.WriteByte(d)
+		}
+		i++
+	}
+	return b.String()
+}
+
+// convertString rewrites one string token: f-strings become concatenations of
+// literals and __fv(...) calls; other strings get their escapes fixed.
+func convertString(t token) (token, error) {
+	prefix, quote, body := splitString(t.text)
+	lp := strings.ToLower(prefix)
+	raw := strings.Contains(lp, "r")
+	lp = strings.ReplaceAll(lp, "u", "")
+	if !strings.Contains(lp, "f") {
+		if !raw {
+			body = fixEscapes(body)
+		}
+		return token{kind: tkString, text: lp + quote + body + quote, line: t.line}, nil
+	}
+	np := strings.ReplaceAll(lp, "f", "")
+	expr, err := fstringExpr(body, np, quote, raw, t.line)
+	if err != nil {
+		return t, err
+	}
+	return token{kind: tkAtom, text: expr, line: t.line}, nil
+}
+
+// fstringExpr compiles an f-string body into a Starlark expression.
+func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error) {
+	var parts []string
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() == 0 {
+			return
+		}
+		s := lit.String()
+		if !raw {
+			s = fixEscapes(s)
+			if strings.HasSuffix(s, quote[:1]) && !strings.HasSuffix(s, "\\"+quote[:1]) {
+				s = s[:len(s)-1] + "\\" + quote[:1]
+			}
+		}
+		parts = append(parts, prefix+quote+s+quote)
+		lit.Reset()
+	}
+	i := 0
+	for i < len(body) {
+		c := body[i]
+		if c == '\\' && !raw && i+1 < len(body) {
+			lit.WriteByte(c)
+			lit.WriteByte(body[i+1])
+			i += 2
+			continue
+		}
+		if c == '{' && i+1 < len(body) && body[i+1] == '{' {
+			lit.WriteByte('{')
+			i += 2
+			continue
+		}
+		if c == '}' && i+1 < len(body) && body[i+1] == '}' {
+			lit.WriteByte('}')
+			i += 2
+			continue
+		}
+		if c == '}' {
+			return "", &prepassSyntaxError{Line: line, Msg: "f-string: single '}' is not allowed"}
+		}
+		if c != '{' {
+			lit.WriteByte(c)
+			i++
+			continue
+		}
+		// replacement field
+		j := i + 1
+		depth := 0
+		exprEnd := -1
+		for j < len(body) {
+			d := body[j]
+			if d == '"' || d == '\'' {
+				k := strings.IndexByte(body[j+1:], d)
+				if k < 0 {
+					return "", &prepassSyntaxError{Line: line, Msg: "f-string: unterminated string in expression"}
+				}
+				j += k + 2
+				continue
+			}
+			if d == '(' || d == '[' || d == '{' {
+				depth++
+			} else if d == ')' || d == ']' || (d == '}' && depth > 0) {
+				depth--
+			} else if depth == 0 {
+				if d == '}' || d == ':' || (d == '!' && j+1 < len(body) && body[j+1] != '=') {
+					exprEnd = j
+					break
+				}
+				if d == '=' && j+1 < len(body) && body[j+1] != '=' && j > i+1 && !strings.ContainsRune("=!<>", rune(body[j-1])) {
+					exprEnd = j
+					break
+				}
+			}
+			j++
+		}
+		if exprEnd < 0 {
+			return "", &prepassSyntaxError{Line: line, Msg: "f-string: expecting '}'"}
+		}
+		exprText := body[i+1 : exprEnd]
+		j = exprEnd
+		selfDoc := false
+		if body[j] == '=' {
+			selfDoc = true
+			j++
+		}
+		conv := ""
+		if j < len(body) && body[j] == '!' {
+			if j+1 >= len(body) {
+				return "", &prepassSyntaxError{Line: line, Msg: "f-string: bad conversion"}
+			}
+			conv = string(body[j+1])
+			j += 2
+		}
+		spec := ""
+		specExpr := ""
+		if j < len(body) && body[j] == ':' {
+			k := j + 1
+			d := 0
+			for k < len(body) {
+				if body[k] == '{' {
+					d++
+				} else if body[k] == '}' {
+					if d == 0 {
+						break
+					}
+					d--
+				}
+				k++
+			}
+			spec = body[j+1 : k]
+			if strings.Contains(spec, "{") {
+				se, err := fstringExpr(spec, "", `"`, true, line)
+				if err != nil {
+					return "", err
+				}
+				specExpr = se
+			}
+			j = k
+		}
+		if j >= len(body) || body[j] != '}' {
+			return "", &prepassSyntaxError{Line: line, Msg: "f-string: expecting '}'"}
+		}
+		i = j + 1
+		if selfDoc {
+			lit.WriteString(exprText + "=")
+			if conv == "" && spec == "" {
+				conv = "r"
+			}
+		}
+		flush()
+		inner, err := rewriteExpr(exprText, line)
+		if err != nil {
+			return "", err
+		}
+		inner = strings.TrimSpace(inner)
+		switch {
+		case specExpr != "":
+			parts = append(parts, fmt.Sprintf("__fv(%s, %s, %q)", inner, specExpr, conv))
+		case spec != "" || conv != "":
+			parts = append(parts, fmt.Sprintf("__fv(%s, %q, %q)", inner, spec, conv))
+		default:
+			parts = append(parts, fmt.Sprintf("__fv(%s)", inner))
+		}
+	}
+	flush()
+	if len(parts) == 0 {
+		return `""`, nil
+	}
+	if len(parts) == 1 {
+		if strings.HasPrefix(parts[0], "__fv(") {
+			return parts[0], nil
+		}
+		return "(" + parts[0] + ")", nil
+	}
+	return "(" + strings.Join(parts, " + ") + ")", nil
+}
+
+// rewriteExpr applies the expression-level passes to a fragment (an f-string field).
+func rewriteExpr(src string, line int) (string, error) {
+	toks, err := tokenize(src, line)
+	if err != nil {
+		return "", err
+	}
+	toks, err = exprPasses(toks)
+	if err != nil {
+		return "", err
+	}
+	return joinTokens(toks), nil
+}
+
+func joinTokens(toks []token) string {
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteString(t.text)
+	}
+	return b.String()
+}
+
+// Prepass rewrites a Python-style program into Starlark, preserving lines.
+func Prepass(src string) (string, error) {
+	toks, err := tokenize(src, 1)
+	if err != nil {
+		return "", err
+	}
+	toks, err = statementPasses(toks)
+	if err != nil {
+		return "", err
+	}
+	toks, err = exprPasses(toks)
+	if err != nil {
+		return "", err
+	}
+	return joinTokens(toks), nil
+}
+
+func sig(t token) bool { return t.kind != tkSpace && t.kind != tkComment && t.kind != tkNL }
+
+// nextSig returns the index of the next significant token after i (or len).
+func nextSig(toks []token, i int) int {
+	for j := i + 1; j < len(toks); j++ {
+		if sig(toks[j]) {
+			return j
+		}
+	}
+	return len(toks)
+}
+
+func prevSig(toks []token, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if sig(toks[j]) {
+			return j
+		}
+	}
+	return -1
+}
+
+var pyKeywords = map[string]bool{
+	"and": true, "or": true, "not": true, "in": true, "is": true, "if": true, "else": true, "elif": true,
+	"for": true, "while": true, "def": true, "return": true, "lambda": true, "pass": true, "break": true,
+	"continue": true, "import": true, "from": true, "as": true, "raise": true, "assert": true, "del": true,
+	"yield": true, "await": true, "async": true, "class": true, "try": true, "except": true, "finally": true,
+	"with": true, "global": true, "nonlocal": true,
+}
+
+// endsOperand reports whether token t can end an operand (so a following
+// "(" is a call and a following "**" is binary).
+func endsOperand(t token) bool {
+	switch t.kind {
+	case tkName:
+		return !pyKeywords[t.text] || t.text == "None" || t.text == "True" || t.text == "False"
+	case tkNumber, tkString, tkAtom:
+		return true
+	case tkOp:
+		return t.text == ")" || t.text == "]" || t.text == "}"
+	}
+	return false
+}
+
+// matchBrackets returns, for every bracket token index, the index of its partner.
+func matchBrackets(toks []token) map[int]int {
+	m := map[int]int{}
+	var stack []int
+	for i, t := range toks {
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			stack = append(stack, i)
+		case ")", "]", "}":
+			if len(stack) > 0 {
+				o := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				m[o] = i
+				m[i] = o
+			}
+		}
+	}
+	return m
+}
+
+func isOp(t token, s string) bool   { return t.kind == tkOp && t.text == s }
+func isName(t token, s string) bool { return t.kind == tkName && t.text == s }
+
+func mk(kind tokKind, text string, line int) token { return token{kind: kind, text: text, line: line} }
+
+func splice(toks []token, at int, ins ...token) []token {
+	out := make([]token, 0, len(toks)+len(ins))
+	out = append(out, toks[:at]...)
+	out = append(out, ins...)
+	return append(out, toks[at:]...)
+}
+
+// ---- expression passes ----
+
+func exprPasses(toks []token) ([]token, error) {
+	var err error
+	// strings, numbers, await, is/is not
+	out := make([]token, 0, len(toks))
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.kind {
+		case tkString:
+			t, err = convertString(t)
+			if err != nil {
+				return nil, err
+			}
+		case tkNumber:
+			if strings.Contains(t.text, "_") {
+				t.text = strings.ReplaceAll(t.text, "_", "")
+			}
+			if strings.HasSuffix(t.text, "j") || strings.HasSuffix(t.text, "J") {
+				return nil, &unsupportedError{Line: t.line, Message: "complex numbers are not supported", Hint: "use pairs of floats"}
+			}
+		case tkName:
+			switch t.text {
+			case "await":
+				j := nextSig(toks, i)
+				if j > i+1 && toks[i+1].kind == tkSpace {
+					i++ // drop the space after await
+				}
+				continue
+			case "async":
+				j := nextSig(toks, i)
+				if j < len(toks) && (isName(toks[j], "def") || isName(toks[j], "for") || isName(toks[j], "with")) {
+					if i+1 < len(toks) && toks[i+1].kind == tkSpace {
+						i++
+					}
+					continue
+				}
+			case "is":
+				j := nextSig(toks, i)
+				if j < len(toks) && isName(toks[j], "not") {
+					out = append(out, mk(tkOp, "!=", t.line))
+					i = j
+					continue
+				}
+				t = mk(tkOp, "==", t.line)
+			case "yield":
+				return nil, &unsupportedError{Line: t.line, Message: "`yield` (generators) is not supported", Hint: "build and return a list instead"}
+			}
+		case tkOp:
+			if t.text == ":=" {
+				return nil, &unsupportedError{Line: t.line, Message: "the walrus operator `:=` is not supported", Hint: "assign the value on its own line first"}
+			}
+		}
+		out = append(out, t)
+	}
+	toks = out
+	toks = joinAdjacentStrings(toks)
+	toks = setLiterals(toks)
+	toks = genexpInCalls(toks)
+	toks = wrapForIterables(toks)
+	toks, err = rewritePower(toks)
+	if err != nil {
+		return nil, err
+	}
+	toks = rewritePercent(toks)
+	toks = rewriteChainedComparisons(toks)
+	return toks, nil
+}
+
+// joinAdjacentStrings turns "a" "b" (implicit concatenation) into ("a" + "b").
+func joinAdjacentStrings(toks []token) []token {
+	for i := 0; i < len(toks); i++ {
+		if toks[i].kind != tkString && toks[i].kind != tkAtom {
+			continue
+		}
+		j := nextSig(toks, i)
+		if j >= len(toks) || (toks[j].kind != tkString && toks[j].kind != tkAtom) {
+			continue
+		}
+		// find the run
+		last := j
+		for {
+			k := nextSig(toks, last)
+			if k < len(toks) && (toks[k].kind == tkString || toks[k].kind == tkAtom) {
+				last = k
+				continue
+			}
+			break
+		}
+		var run []token
+		run = append(run, mk(tkOp, "(", toks[i].line))
+		for k := i; k <= last; k++ {
+			run = append(run, toks[k])
+			if k < last && sig(toks[k]) {
+				run = append(run, mk(tkOp, " +", toks[k].line))
+			}
+		}
+		run = append(run, mk(tkOp, ")", toks[last].line))
+		// compress into one atom so later passes see one operand
+		atom := mk(tkAtom, joinTokens(run), toks[i].line)
+		rest := append([]token{atom}, toks[last+1:]...)
+		toks = append(toks[:i:i], rest...)
+	}
+	return toks
+}
+
+// setLiterals turns {a, b} into set([a, b]) and {x for x in y} into set([x for x in y]).
+func setLiterals(toks []token) []token {
+	for i := len(toks) - 1; i >= 0; i-- {
+		if !isOp(toks[i], "{") {
+			continue
+		}
+		m := matchBrackets(toks)
+		c, ok := m[i]
+		if !ok || nextSig(toks, i) == c {
+			continue // {} is a dict
+		}
+		depth := 0
+		isDict := false
+		for k := i + 1; k < c; k++ {
+			t := toks[k]
+			if t.kind == tkOp {
+				switch t.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				case ":", "**":
+					if depth == 0 {
+						isDict = true
+					}
+				}
+			}
+			if depth == 0 && isName(t, "lambda") {
+				isDict = true // a lambda's colon; leave it alone
+			}
+		}
+		if isDict {
+			if text, ok := dictUnpacking(toks[i+1 : c]); ok {
+				nl := strings.Count(joinTokens(toks[i:c+1]), "\n")
+				atom := mk(tkAtom, text+strings.Repeat("\n", nl)+")", toks[i].line)
+				rest := append([]token{atom}, toks[c+1:]...)
+				toks = append(toks[:i:i], rest...)
+			}
+			continue
+		}
+		line := toks[i].line
+		toks[c] = mk(tkOp, "])", toks[c].line)
+		toks[i] = mk(tkOp, "[", line)
+		toks = splice(toks, i, mk(tkName, "set", line), mk(tkOp, "(", line))
+	}
+	return toks
+}
+
+// dictUnpacking renders {**a, "k": v, **b} as __merge(a, {"k": v}, b
+// (without the closing paren) when the literal uses ** unpacking.
+func dictUnpacking(inner []token) (string, bool) {
+	var elems [][]token
+	depth := 0
+	start := 0
+	has := false
+	for k, t := range inner {
+		if t.kind == tkOp {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ",":
+				if depth == 0 {
+					elems = append(elems, inner[start:k])
+					start = k + 1
+				}
+			case "**":
+				if depth == 0 {
+					has = true
+				}
+			}
+		}
+	}
+	elems = append(elems, inner[start:])
+	if !has {
+		return "", false
+	}
+	var parts, pairs []string
+	flush := func() {
+		if len(pairs) > 0 {
+			parts = append(parts, "{"+strings.Join(pairs, ", ")+"}")
+			pairs = nil
+		}
+	}
+	for _, e := range elems {
+		text := operandText(e)
+		if text == "" {
+			continue
+		}
+		if strings.HasPrefix(text, "**") {
+			flush()
+			parts = append(parts, strings.TrimSpace(text[2:]))
+		} else {
+			pairs = append(pairs, text)
+		}
+	}
+	flush()
+	return "__merge(" + strings.Join(parts, ", "), true
+}
+
+// genexpInCalls turns generator expressions into list comprehensions:
+// f(x for x in y) -> f([x for x in y]); (x for x in y) -> [x for x in y].
+func genexpInCalls(toks []token) []token {
+	m := matchBrackets(toks)
+	type edit struct {
+		open, close int
+		call        bool
+	}
+	var edits []edit
+	for i, t := range toks {
+		if !isOp(t, "(") {
+			continue
+		}
+		c, ok := m[i]
+		if !ok {
+			continue
+		}
+		depth := 0
+		hasFor := false
+		for k := i + 1; k < c; k++ {
+			tk := toks[k]
+			if tk.kind == tkOp {
+				switch tk.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				}
+			}
+			if depth == 0 && isName(tk, "for") {
+				hasFor = true
+				break
+			}
+		}
+		if !hasFor {
+			continue
+		}
+		p := prevSig(toks, i)
+		call := p >= 0 && endsOperand(toks[p])
+		edits = append(edits, edit{i, c, call})
+	}
+	if len(edits) == 0 {
+		return toks
+	}
+	// apply from the end so indices stay valid
+	for k := len(edits) - 1; k >= 0; k-- {
+		e := edits[k]
+		if e.call {
+			toks = splice(toks, e.close, mk(tkOp, "]", toks[e.close].line))
+			toks = splice(toks, e.open+1, mk(tkOp, "[", toks[e.open].line))
+		} else {
+			toks[e.open].text = "["
+			toks[e.close].text = "]"
+		}
+	}
+	return toks
+}
+
+// wrapForIterables rewrites `for x in EXPR` to `for x in __it(EXPR)` so that
+// strings iterate by character as in Python.
+func wrapForIterables(toks []token) []token {
+	for i := 0; i < len(toks); i++ {
+		if !isName(toks[i], "for") {
+			continue
+		}
+		m := matchBrackets(toks)
+		// find "in" at same depth
+		depth := 0
+		in := -1
+		for k := i + 1; k < len(toks); k++ {
+			t := toks[k]
+			if t.kind == tkOp {
+				switch t.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				}
+			}
+			if depth < 0 || t.kind == tkNewline {
+				break
+			}
+			if depth == 0 && isName(t, "in") {
+				in = k
+				break
+			}
+		}
+		if in < 0 {
+			continue
+		}
+		start := nextSig(toks, in)
+		if start >= len(toks) {
+			continue
+		}
+		// end: statement for -> ':' at depth 0; comprehension -> for/if/closing bracket at depth 0
+		depth = 0
+		end := -1
+		for k := start; k < len(toks); k++ {
+			t := toks[k]
+			if t.kind == tkOp {
+				switch t.text {
+				case "(", "[", "{":
+					if mm, ok := m[k]; ok {
+						k = mm // skip the whole group
+						continue
+					}
+				case ")", "]", "}":
+					depth--
+				}
+			}
+			if depth < 0 || t.kind == tkNewline || (depth == 0 && (isOp(t, ":") || isName(t, "for") || isName(t, "if"))) {
+				end = k
+				break
+			}
+		}
+		if end < 0 {
+			end = len(toks)
+		}
+		last := prevSig(toks, end)
+		if last < start {
+			continue
+		}
+		if !needsIterWrap(toks[start : last+1]) {
+			continue
+		}
+		toks = splice(toks, last+1, mk(tkOp, ")", toks[last].line))
+		toks = splice(toks, start, mk(tkName, "__it", toks[start].line), mk(tkOp, "(", toks[start].line))
+		i = start
+	}
+	return toks
+}
+
+func needsIterWrap(expr []token) bool {
+	var s []token
+	for _, t := range expr {
+		if sig(t) {
+			s = append(s, t)
+		}
+	}
+	if len(s) == 0 {
+		return false
+	}
+	if s[0].kind == tkName && len(s) > 1 && isOp(s[1], "(") {
+		switch s[0].text {
+		case "range", "enumerate", "zip", "sorted", "reversed", "list", "__it":
+			return false
+		}
+	}
+	if isOp(s[0], "[") && isOp(s[len(s)-1], "]") {
+		return false
+	}
+	if len(s) >= 4 && isOp(s[len(s)-1], ")") && isOp(s[len(s)-2], "(") && s[len(s)-3].kind == tkName && isOp(s[len(s)-4], ".") {
+		switch s[len(s)-3].text {
+		case "items", "keys", "values", "split", "splitlines", "findall", "finditer", "most_common":
+			return false
+		}
+	}
+	return true
+}
+
+// operandStart finds where the primary expression ending at token index e begins.
+func operandStart(toks []token, m map[int]int, e int) int {
+	i := e
+	for {
+		t := toks[i]
+		if t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") {
+			o, ok := m[i]
+			if !ok {
+				return i
+			}
+			i = o
+			p := prevSig(toks, i)
+			if p >= 0 && endsOperand(toks[p]) && t.text != "}" {
+				i = p
+				continue
+			}
+		}
+		p := prevSig(toks, i)
+		if p >= 0 && isOp(toks[p], ".") {
+			q := prevSig(toks, p)
+			if q >= 0 && endsOperand(toks[q]) {
+				i = q
+				continue
+			}
+		}
+		return i
+	}
+}
+
+// operandEnd finds where the unary/primary expression starting at index s ends.
+func operandEnd(toks []token, m map[int]int, s int) int {
+	i := s
+	for i < len(toks) && toks[i].kind == tkOp && (toks[i].text == "-" || toks[i].text == "+" || toks[i].text == "~") {
+		i = nextSig(toks, i)
+	}
+	if i >= len(toks) {
+		return len(toks) - 1
+	}
+	if isName(toks[i], "not") {
+		i = nextSig(toks, i)
+	}
+	if i >= len(toks) {
+		return len(toks) - 1
+	}
+	if t := toks[i]; t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") {
+		if c, ok := m[i]; ok {
+			i = c
+		}
+	}
+	for {
+		j := nextSig(toks, i)
+		if j >= len(toks) {
+			return i
+		}
+		t := toks[j]
+		if t.kind == tkOp && (t.text == "(" || t.text == "[") {
+			if c, ok := m[j]; ok {
+				i = c
+				continue
+			}
+		}
+		if isOp(t, ".") {
+			k := nextSig(toks, j)
+			if k < len(toks) && toks[k].kind == tkName {
+				i = k
+				continue
+			}
+		}
+		return i
+	}
+}
+
+// rewritePower turns a ** b into pow(a, b), right to left (right associative).
+func rewritePower(toks []token) ([]token, error) {
+	for {
+		idx := -1
+		for i := len(toks) - 1; i >= 0; i-- {
+			if isOp(toks[i], "**") {
+				p := prevSig(toks, i)
+				if p >= 0 && endsOperand(toks[p]) {
+					idx = i
+					break
+				}
+			}
+		}
+		if idx < 0 {
+			return toks, nil
+		}
+		m := matchBrackets(toks)
+		p := prevSig(toks, idx)
+		ls := operandStart(toks, m, p)
+		rs := nextSig(toks, idx)
+		if rs >= len(toks) {
+			return nil, &prepassSyntaxError{Line: toks[idx].line, Msg: "missing right operand of **"}
+		}
+		re := operandEnd(toks, m, rs)
+		line := toks[idx].line
+		toks[idx] = mk(tkOp, ",", line)
+		toks = splice(toks, re+1, mk(tkOp, ")", line))
+		toks = splice(toks, ls, mk(tkName, "pow", line), mk(tkOp, "(", line))
+	}
+}
+
+// rewritePercent turns "fmt" % args into __pct("fmt", args) when the left
+// operand is a string literal, for Python's full printf-style formatting.
+func rewritePercent(toks []token) []token {
+	for i := len(toks) - 1; i >= 0; i-- {
+		if !isOp(toks[i], "%") {
+			continue
+		}
+		p := prevSig(toks, i)
+		if p < 0 || (toks[p].kind != tkString && toks[p].kind != tkAtom) {
+			continue
+		}
+		if toks[p].kind == tkAtom && !strings.HasPrefix(toks[p].text, "(") {
+			continue
+		}
+		m := matchBrackets(toks)
+		rs := nextSig(toks, i)
+		if rs >= len(toks) {
+			continue
+		}
+		re := operandEnd(toks, m, rs)
+		line := toks[i].line
+		toks[i] = mk(tkOp, ",", line)
+		toks = splice(toks, re+1, mk(tkOp, ")", line))
+		toks = splice(toks, p, mk(tkName, "__pct", line), mk(tkOp, "(", line))
+	}
+	return toks
+}
+
+var cmpOps = map[string]bool{"<": true, ">": true, "<=": true, ">=": true, "==": true, "!=": true}
+
+// rewriteChainedComparisons turns a < b < c into (a < b and b < c).
+func rewriteChainedComparisons(toks []token) []token {
+	for iter := 0; iter < 50; iter++ {
+		// scan segments at each depth
+		var segStart []int
+		var ops [][]int
+		segStart = append(segStart, 0)
+		ops = append(ops, nil)
+		boundary := func(t token) bool {
+			if t.kind == tkNewline {
+				return true
+			}
+			if t.kind == tkOp {
+				switch t.text {
+				case ",", ":", "=", ";", "+=", "-=", "*=", "/=":
+					return true
+				}
+			}
+			if t.kind == tkName {
+				switch t.text {
+				case "and", "or", "not", "if", "else", "for", "in", "lambda", "return", "while", "elif", "assert":
+					return true
+				}
+			}
+			return false
+		}
+		var found []int
+		var foundStart int
+		for i := 0; i < len(toks) && found == nil; i++ {
+			t := toks[i]
+			d := len(segStart) - 1
+			if t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") {
+				segStart = append(segStart, i+1)
+				ops = append(ops, nil)
+				continue
+			}
+			closeSeg := t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}")
+			if closeSeg || boundary(t) {
+				if len(ops[d]) >= 2 {
+					found = ops[d]
+					foundStart = segStart[d]
+					break
+				}
+				if closeSeg && d > 0 {
+					segStart = segStart[:d]
+					ops = ops[:d]
+				} else {
+					segStart[d] = i + 1
+					ops[d] = nil
+				}
+				continue
+			}
+			if t.kind == tkOp && cmpOps[t.text] {
+				ops[d] = append(ops[d], i)
+			}
+		}
+		if found == nil {
+			d := len(segStart) - 1
+			if d >= 0 && len(ops[d]) >= 2 {
+				found = ops[d]
+				foundStart = segStart[d]
+			}
+		}
+		if found == nil {
+			return toks
+		}
+		// segment end
+		end := prevSig(toks, len(toks))
+		depth := 0
+		for k := found[len(found)-1] + 1; k < len(toks); k++ {
+			t := toks[k]
+			if t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") {
+				depth++
+			} else if t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") {
+				if depth == 0 {
+					end = prevSig(toks, k)
+					break
+				}
+				depth--
+			} else if depth == 0 && boundary(t) {
+				end = prevSig(toks, k)
+				break
+			}
+		}
+		start := foundStart
+		for start < len(toks) && !sig(toks[start]) {
+			start++
+		}
+		// operands between ops
+		bounds := append([]int{start - 1}, found...)
+		bounds = append(bounds, end+1)
+		var operands []string
+		for k := 0; k+1 < len(bounds); k++ {
+			operands = append(operands, operandText(toks[bounds[k]+1:bounds[k+1]]))
+		}
+		var parts []string
+		for k, opIdx := range found {
+			parts = append(parts, operands[k]+" "+toks[opIdx].text+" "+operands[k+1])
+		}
+		text := "(" + strings.Join(parts, " and ") + ")"
+		if nl := strings.Count(joinTokens(toks[start:end+1]), "\n"); nl > 0 {
+			// keep the line count: the newlines were inside brackets, so they may go before ")"
+			text = strings.ReplaceAll(text, "\n", " ")
+			text = text[:len(text)-1] + strings.Repeat("\n", nl) + ")"
+		}
+		atom := mk(tkAtom, text, toks[start].line)
+		rest := append([]token{atom}, toks[end+1:]...)
+		toks = append(toks[:start:start], rest...)
+	}
+	return toks
+}
+
+func operandText(toks []token) string {
+	var b strings.Builder
+	for _, t := range toks {
+		switch t.kind {
+		case tkComment:
+			continue
+		case tkNL:
+			b.WriteByte(' ')
+			continue
+		}
+		b.WriteString(t.text)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// ---- statement passes ----
+
+// logicalLines splits toks into statements: [start, end) ranges, end at the tkNewline (exclusive).
+func logicalLines(toks []token) [][2]int {
+	var out [][2]int
+	s := 0
+	for i, t := range toks {
+		if t.kind == tkNewline || (t.kind == tkOp && t.text == ";") {
+			out = append(out, [2]int{s, i})
+			s = i + 1
+		}
+	}
+	out = append(out, [2]int{s, len(toks)})
+	return out
+}
+
+var unsupportedStmts = map[string][2]string{
+	"try":      {"`try`/`except` is not supported: there are no exceptions in this sandbox", "check conditions first (if/else, `in`, .get()); a failing tool call stops the block and its error comes back to you"},
+	"except":   {"`try`/`except` is not supported: there are no exceptions in this sandbox", "check conditions first (if/else, `in`, .get()); a failing tool call stops the block and its error comes back to you"},
+	"finally":  {"`try`/`finally` is not supported", "run the cleanup code unconditionally after the work"},
+	"class":    {"`class` is not supported", "use dicts for records and plain functions for behaviour"},
+	"with":     {"`with` is not supported (no file handles or context managers)", "read files with cat() and write them with write(); run commands with shell()"},
+	"global":   {"`global` is not supported: functions cannot rebind globals", "return the new value, or mutate a global dict/list (counts[\"n\"] += 1)"},
+	"nonlocal": {"`nonlocal` is not supported", "return the new value, or mutate a dict/list held by the outer function"},
+	"match":    {"", ""},
+}
+
+func statementPasses(toks []token) ([]token, error) {
+	lines := logicalLines(toks)
+	var out []token
+	prev := 0
+	for _, ln := range lines {
+		s, e := ln[0], ln[1]
+		first := s
+		for first < e && !sig(toks[first]) {
+			first++
+		}
+		if first >= e {
+			continue
+		}
+		stmt := toks[first:e]
+		repl, err := rewriteStatement(stmt)
+		if err != nil {
+			return nil, err
+		}
+		if repl == nil {
+			continue
+		}
+		out = append(out, toks[prev:first]...)
+		out = append(out, repl...)
+		prev = e
+	}
+	out = append(out, toks[prev:]...)
+	return out, nil
+}
+
+func unsupported(t token, what string) error {
+	u := unsupportedStmts[what]
+	return &unsupportedError{Line: t.line, Message: u[0], Hint: u[1]}
+}
+
+// rewriteStatement returns replacement tokens for one logical line, or nil to keep it.
+func rewriteStatement(stmt []token) ([]token, error) {
+	t0 := stmt[0]
+	line := t0.line
+	nls := 0
+	for _, t := range stmt {
+		nls += strings.Count(t.text, "\n")
+	}
+	// s = significant tokens
+	var s []token
+	for _, t := range stmt {
+		if sig(t) {
+			s = append(s, t)
+		}
+	}
+	if t0.kind == tkOp && t0.text == "@" {
+		return nil, &unsupportedError{Line: line, Message: "decorators are not supported", Hint: "call the wrapper explicitly: f = wrapper(f)"}
+	}
+	if t0.kind != tkName {
+		return nil, nil
+	}
+	switch t0.text {
+	case "try", "except", "finally", "class", "global", "nonlocal":
+		return nil, unsupported(t0, t0.text)
+	case "with":
+		return nil, unsupported(t0, "with")
+	case "async":
+		if len(s) > 1 && isName(s[1], "with") {
+			return nil, unsupported(t0, "with")
+		}
+	case "import":
+		return rewriteImport(s, line, nls)
+	case "from":
+		return rewriteFromImport(s, line, nls)
+	case "raise":
+		return wrapStatement(stmt, "__raise(", ")", line), nil
+	case "assert":
+		if len(s) > 1 && !isOp(s[1], "=") && !isOp(s[1], ".") {
+			return wrapStatement(stmt, "__assert(", ")", line), nil
+		}
+	case "del":
+		return rewriteDel(stmt, s, line)
+	case "print":
+		if len(s) > 1 && s[1].kind == tkString {
+			return nil, &unsupportedError{Line: line, Message: "`print x` is Python 2 syntax", Hint: "write print(x)"}
+		}
+	case "doc", "apropos", "defs":
+		// a bare call of a discovery builtin prints its result
+		if len(s) >= 3 && isOp(s[1], "(") && isOp(s[len(s)-1], ")") {
+			m := matchBrackets(s)
+			if m[1] == len(s)-1 {
+				return wrapStatement(stmt, "print(", ")", line), nil
+			}
+		}
+	}
+	if t0.text == "def" || (t0.text == "async" && len(s) > 1 && isName(s[1], "def")) {
+		return stripDefAnnotations(stmt), nil
+	}
+	if !pyKeywords[t0.text] && len(s) > 1 && isOp(s[1], ":") {
+		return stripVarAnnotation(stmt, line), nil
+	}
+	if t0.text == "for" || t0.text == "while" {
+		// for/while ... else is unsupported; detected by the parser later.
+		return nil, nil
+	}
+	// chained assignment a = b = expr
+	var eqs []int
+	depth := 0
+	for i, t := range stmt {
+		if t.kind == tkOp {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case "=":
+				if depth == 0 {
+					eqs = append(eqs, i)
+				}
+			}
+		}
+		if t.kind == tkName && t.text == "lambda" && depth == 0 {
+			break
+		}
+	}
+	if len(eqs) >= 2 {
+		lastEq := eqs[len(eqs)-1]
+		value := strings.TrimSpace(joinTokens(stmt[lastEq+1:]))
+		var targets []string
+		prevEq := -1
+		for _, q := range eqs {
+			targets = append(targets, strings.TrimSpace(joinTokens(stmt[prevEq+1:q])))
+			prevEq = q
+		}
+		text := targets[0] + " = " + strings.ReplaceAll(value, "\n", " ")
+		for _, tg := range targets[1:] {
+			text += "; " + tg + " = " + targets[0]
+		}
+		return []token{mk(tkAtom, text+strings.Repeat("\n", nlsOf(stmt[:])), line)}, nil
+	}
+	return nil, nil
+}
+
+func nlsOf(toks []token) int {
+	n := 0
+	for _, t := range toks {
+		n += strings.Count(t.text, "\n")
+	}
+	return n
+}
+
+func hasTopLevelComma(s []token) bool {
+	depth := 0
+	for i, t := range s {
+		if t.kind == tkOp {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+				if depth == 0 && i < len(s)-1 {
+					return false
+				}
+			case ",":
+				if depth == 1 {
+					return false
+				}
+				if depth == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// wrapStatement replaces the leading keyword of stmt (if pre ends with "(")
+// and wraps the rest: raise X -> __raise(X).
+func wrapStatement(stmt []token, pre, post string, line int) []token {
+	var out []token
+	rest := stmt[1:]
+	if pre == "print(" {
+		rest = stmt
+	}
+	for len(rest) > 0 && rest[0].kind == tkSpace {
+		rest = rest[1:]
+	}
+	// trailing comments/spaces go after the closing paren
+	end := len(rest)
+	for end > 0 && !sig(rest[end-1]) {
+		end--
+	}
+	out = append(out, mk(tkOp, pre, line))
+	out = append(out, rest[:end]...)
+	out = append(out, mk(tkOp, post, line))
+	out = append(out, rest[end:]...)
+	return out
+}
+
+func rewriteDel(stmt, s []token, line int) ([]token, error) {
+	// del x[k] -> x.pop(k)
+	m := matchBrackets(stmt)
+	last := len(stmt) - 1
+	for last > 0 && !sig(stmt[last]) {
+		last--
+	}
+	if isOp(stmt[last], "]") {
+		o := m[last]
+		if o > 1 && !hasTopLevelComma(stmt[1:o]) {
+			inner := stmt[o+1 : last]
+			for _, t := range inner {
+				if isOp(t, ":") {
+					return nil, &unsupportedError{Line: line, Message: "`del` of a slice is not supported", Hint: "rebuild the list: xs = xs[:i] + xs[j:]"}
+				}
+			}
+			var out []token
+			k := 1
+			for k < o && stmt[k].kind == tkSpace {
+				k++
+			}
+			out = append(out, stmt[k:o]...)
+			out = append(out, mk(tkOp, ".pop(", line))
+			out = append(out, inner...)
+			out = append(out, mk(tkOp, ")", line))
+			out = append(out, stmt[last+1:]...)
+			return out, nil
+		}
+	}
+	return nil, &unsupportedError{Line: line, Message: "`del` is only supported as `del d[key]` / `del xs[i]`", Hint: "rebind the name instead (x = None), or use d.pop(key)"}
+}
+
+func rewriteImport(s []token, line, nls int) ([]token, error) {
+	// import a.b as c, d
+	var stmts []string
+	i := 1
+	for i < len(s) {
+		var mod []string
+		for i < len(s) && s[i].kind == tkName && s[i].text != "as" {
+			mod = append(mod, s[i].text)
+			i++
+			if i < len(s) && isOp(s[i], ".") {
+				i++
+				continue
+			}
+			break
+		}
+		if len(mod) == 0 {
+			return nil, &prepassSyntaxError{Line: line, Msg: "invalid import statement"}
+		}
+		name := strings.Join(mod, ".")
+		bind := mod[0]
+		full := false
+		if i+1 < len(s) && isName(s[i], "as") {
+			bind = s[i+1].text
+			full = true
+			i += 2
+		}
+		if full {
+			stmts = append(stmts, fmt.Sprintf("%s = __import(%q)", bind, name))
+		} else {
+			stmts = append(stmts, fmt.Sprintf("%s = __import(%q, %q)", bind, name, mod[0]))
+		}
+		if i < len(s) && isOp(s[i], ",") {
+			i++
+			continue
+		}
+		break
+	}
+	return []token{mk(tkAtom, strings.Join(stmts, "; ")+strings.Repeat("\n", nls), line)}, nil
+}
+
+func rewriteFromImport(s []token, line, nls int) ([]token, error) {
+	i := 1
+	var mod []string
+	for i < len(s) && !isName(s[i], "import") {
+		if s[i].kind == tkName {
+			mod = append(mod, s[i].text)
+		} else if isOp(s[i], ".") && len(mod) == 0 {
+			return nil, &unsupportedError{Line: line, Message: "relative imports are not supported", Hint: "there are no local modules in the sandbox; define helpers with def"}
+		}
+		i++
+	}
+	i++
+	name := strings.Join(mod, ".")
+	var binds, names []string
+	for i < len(s) {
+		t := s[i]
+		if isOp(t, "(") || isOp(t, ")") || isOp(t, ",") {
+			i++
+			continue
+		}
+		if isOp(t, "*") {
+			return nil, &unsupportedError{Line: line, Message: "`from " + name + " import *` is not supported", Hint: "import the names you use: from " + name + " import a, b"}
+		}
+		if t.kind == tkName {
+			b := t.text
+			if i+2 < len(s) && isName(s[i+1], "as") {
+				b = s[i+2].text
+				i += 2
+			}
+			binds = append(binds, b)
+			names = append(names, fmt.Sprintf("%q", t.text))
+		}
+		i++
+	}
+	if len(binds) == 0 {
+		return nil, &prepassSyntaxError{Line: line, Msg: "invalid import statement"}
+	}
+	text := fmt.Sprintf("%s = __from(%q, %s)", strings.Join(binds, ", "), name, strings.Join(names, ", "))
+	if len(binds) == 1 {
+		text = fmt.Sprintf("%s = __from(%q, %s)[0]", binds[0], name, names[0])
+	}
+	return []token{mk(tkAtom, text+strings.Repeat("\n", nls), line)}, nil
+}
+
+// stripDefAnnotations removes parameter and return annotations from a def header.
+func stripDefAnnotations(stmt []token) []token {
+	m := matchBrackets(stmt)
+	open := -1
+	for i, t := range stmt {
+		if isOp(t, "(") {
+			open = i
+			break
+		}
+	}
+	if open < 0 {
+		return nil
+	}
+	closeIdx, ok := m[open]
+	if !ok {
+		return nil
+	}
+	changed := false
+	var out []token
+	out = append(out, stmt[:open+1]...)
+	depth := 0
+	skipping := false
+	for i := open + 1; i < closeIdx; i++ {
+		t := stmt[i]
+		if t.kind == tkOp {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+		}
+		if depth == 0 && isOp(t, ":") && !skipping {
+			skipping = true
+			changed = true
+			continue
+		}
+		if skipping && depth == 0 && (isOp(t, ",") || isOp(t, "=")) {
+			skipping = false
+		}
+		if skipping {
+			if t.kind == tkNL {
+				out = append(out, t)
+			}
+			continue
+		}
+		out = append(out, t)
+	}
+	out = append(out, stmt[closeIdx])
+	rest := stmt[closeIdx+1:]
+	j := 0
+	for j < len(rest) && !sig(rest[j]) {
+		j++
+	}
+	if j < len(rest) && isOp(rest[j], "->") {
+		changed = true
+		depth = 0
+		k := j
+		for ; k < len(rest); k++ {
+			t := rest[k]
+			if t.kind == tkOp {
+				switch t.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				}
+			}
+			if depth == 0 && isOp(t, ":") {
+				break
+			}
+		}
+		rest = rest[k:]
+	}
+	if !changed {
+		return nil
+	}
+	return append(out, rest...)
+}
+
+// stripVarAnnotation turns "x: int = 5" into "x = 5" and "x: int" into "pass".
+func stripVarAnnotation(stmt []token, line int) []token {
+	colon := -1
+	eq := -1
+	depth := 0
+	for i, t := range stmt {
+		if t.kind == tkOp {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ":":
+				if depth == 0 && colon < 0 {
+					colon = i
+				}
+			case "=":
+				if depth == 0 && colon >= 0 && eq < 0 {
+					eq = i
+				}
+			}
+		}
+	}
+	if colon < 0 {
+		return nil
+	}
+	if eq < 0 {
+		return []token{mk(tkAtom, "pass"+strings.Repeat("\n", nlsOf(stmt)), line)}
+	}
+	out := append([]token{}, stmt[:colon]...)
+	out = append(out, mk(tkSpace, " ", line))
+	for _, t := range stmt[colon+1 : eq] {
+		if t.kind == tkNL {
+			out = append(out, t)
+		}
+	}
+	return append(out, stmt[eq:]...)
+}

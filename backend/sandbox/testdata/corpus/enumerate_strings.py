@@ -1,0 +1,4 @@
+for i, ch in enumerate("hey"):
+    print(i, ch)
+print(list(zip("ab", "xy")))
+print(sorted("banana"), max("abc"))

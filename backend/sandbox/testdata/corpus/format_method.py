@@ -1,0 +1,5 @@
+print("{} + {} = {}".format(1, 2, 3))
+print("{0} {1} {0}".format("a", "b"))
+print("{name}: {val:.3f}".format(name="pi", val=3.14159265))
+print("{:^10}|".format("mid"))
+print("{:*<6}".format("x"))

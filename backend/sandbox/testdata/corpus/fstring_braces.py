@@ -1,0 +1,3 @@
+x = 5
+print(f"{{x}} is {x}")
+print(f"set: {{{x}}}")

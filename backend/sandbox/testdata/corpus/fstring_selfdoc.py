@@ -1,0 +1,4 @@
+a = 10
+b = 3
+print(f"{a=} {b=}")
+print(f"{a / b=:.3f}")

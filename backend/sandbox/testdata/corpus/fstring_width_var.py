@@ -1,0 +1,3 @@
+width = 10
+for w in ["a", "bbb"]:
+    print(f"[{w:>{width}}]")

@@ -1,0 +1,7 @@
+print("a", "b", "c", sep="-")
+print("no newline", end="")
+print(" continued")
+print(1, 2, 3, sep="")
+print("x", end="!\n")
+print()
+print("done")

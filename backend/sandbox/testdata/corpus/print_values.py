@@ -1,0 +1,5 @@
+print([1, "two", 3.0, None, True])
+print({"a": [1, 2], "b": {"c": "d"}})
+print((1,), (1, 2), ())
+print("it's", 'say "hi"', ["it's"])
+print(set(), {3})

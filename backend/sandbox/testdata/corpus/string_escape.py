@@ -1,0 +1,5 @@
+print("tab:\tend")
+print("quote: \"x\" and 'y'")
+print('back\\slash', r"raw\n")
+print(repr("a\nb"), len("a\nb"))
+print("multi" "part" "string")

@@ -1,0 +1,4 @@
+count = 0
+def bump():
+    global count
+    count += 1

@@ -1,0 +1,2 @@
+import subprocess
+out = subprocess.run(["ls"], capture_output=True)

@@ -1,0 +1,2 @@
+f = open("README.md")
+print(f.read())

@@ -1,0 +1,3 @@
+with open("notes.txt") as f:
+    text = f.read()
+print(len(text))
