@@ -16,7 +16,7 @@ type Fragment struct {
 // importing gives, what Python features are refused and what to use instead.
 // The sandbox owner may pass a more precise text through StableOptions.Shims.
 const DefaultShims = "`python_execution` programs are Starlark, a Python dialect run inside the host; there is no CPython and no pip.\n" +
-	"Importable modules (our implementations, Python's behaviour for the common calls): `json`, `re`, `math`, `time`, `os`, `os.path`, `collections`, `textwrap`, `shlex`. `import x` and `from x import y` work for these only; any other import is refused.\n" +
+	"Modules (our implementations, Python's behaviour for the common calls; usable with or without an import line): `json`, `re`, `math`, `time`, `datetime`, `os`, `os.path`, `collections` (`Counter`, `defaultdict`), `itertools`, `functools`, `textwrap`, `shlex`, `sys`, `string`, `random`, `hashlib`, `base64`, `copy`, `statistics`. Any other import is refused.\n" +
 	"Works as in Python: f-strings (with format specs), comprehensions, `def` with defaults and keyword arguments, slicing, `print(..., sep=, end=)`, `sorted(key=)`, `enumerate`, `zip`, `any`/`all`, `min`/`max`/`sum`.\n" +
 	"Refused, with an error that says what to write instead: `try`/`except` (check first: a failing call stops the block), `class` (use dicts and functions), `with` and `open()` (use `cat`/`write`), `subprocess`/`os.system` (use `shell`), network access.\n" +
 	"Processes run only through the `shell` function; files are read and written only through the file functions, inside the workspace."

@@ -118,6 +118,10 @@ type Error struct {
 	Hint    string
 }
 
+// Modules are the Python modules the sandbox provides, bound without an
+// import line (as in Vis) and importable by name ("os.path" too).
+var Modules = []string{"json", "re", "math", "time", "os", "collections", "textwrap", "shlex", "sys", "datetime", "itertools", "functools", "string", "random", "hashlib", "base64", "copy", "statistics"}
+
 // Error phases.
 const (
 	PhaseSyntax      = "syntax"
@@ -202,7 +206,7 @@ func New(opts Options, builtins []Builtin) (*Interp, error) {
 	in.modules = in.buildModules()
 	g := in.pyBuiltins()
 	// auto-imported modules (as in Vis): usable without an import line
-	for _, name := range []string{"json", "re", "math", "time", "os", "collections", "textwrap", "shlex", "sys", "datetime", "itertools", "functools", "string", "random", "hashlib", "base64", "copy", "statistics"} {
+	for _, name := range Modules {
 		g[name] = in.modules[name]
 	}
 	g["Counter"] = typeCounter

@@ -1,0 +1,166 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/prompt"
+	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/store"
+	"github.com/visdesktop/vis/backend/tools"
+)
+
+func openEngine(t *testing.T, llm *providertest.Server, home string) *Engine {
+	t.Helper()
+	vars := map[string]string{"VIS_BASE_URL": llm.URL, "VIS_MODEL": "m"}
+	e, err := Open(context.Background(), Options{Home: home, Getenv: func(k string) string { return vars[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// The model is told about exactly the functions and modules the sandbox has.
+func TestPromptNamesTheRealSurface(t *testing.T) {
+	ts, err := tools.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	for _, b := range ts.Builtins() {
+		if !strings.Contains(prompt.CoreSystemPrompt, "`"+b.Name+"(") {
+			t.Errorf("core system prompt does not describe %s()", b.Name)
+		}
+	}
+	for _, m := range sandbox.Modules {
+		if !strings.Contains(prompt.DefaultShims, "`"+m+"`") {
+			t.Errorf("SANDBOX-SHIMS does not list module %s", m)
+		}
+	}
+	in, err := sandbox.New(sandbox.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range append([]string{"os.path"}, sandbox.Modules...) {
+		if r := in.Exec(context.Background(), "import "+m, nil); r.Err != nil {
+			t.Errorf("import %s: %v", m, r.Err.Message)
+		}
+	}
+}
+
+func waitFor(t *testing.T, ch <-chan events.Event, phase string) events.Event {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case e := <-ch:
+			if e.Phase == phase {
+				return e
+			}
+		case <-timeout:
+			t.Fatalf("no %s event", phase)
+		}
+	}
+}
+
+func TestStartTurnStreamsAndRefusesASecondTurn(t *testing.T) {
+	llm := providertest.New(
+		providertest.Reply{Code: "print('working')"},
+		providertest.Reply{Hang: true},
+	)
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ch, stop := e.Events().Subscribe(1024)
+	defer stop()
+	ws := t.TempDir()
+	id, err := e.StartTurn(SendRequest{Workspace: ws, Text: "do it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ch, events.FormResult)
+	if _, err := e.StartTurn(SendRequest{SessionID: id, Text: "again"}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second turn: err = %v, want ErrBusy", err)
+	}
+	if !e.Running(id) {
+		t.Fatal("Running = false during a turn")
+	}
+	waitFor(t, ch, events.ProviderCall)
+	if !e.CancelTurn(id) {
+		t.Fatal("CancelTurn found nothing to cancel")
+	}
+	end := waitFor(t, ch, events.TurnEnd)
+	if end.Data["status"] != "cancelled" {
+		t.Fatalf("turn-end = %v", end.Data)
+	}
+	tr, err := e.Transcript(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Turns) != 1 || tr.Turns[0].Status != "cancelled" || tr.Turns[0].Iterations[0].Output != "working\n" || tr.Session.Title != "do it" {
+		t.Fatalf("transcript = %+v", tr)
+	}
+	if tr.Seq < end.Seq {
+		t.Fatalf("snapshot seq %d older than the event it includes (%d)", tr.Seq, end.Seq)
+	}
+}
+
+// A turn a killed process left running is marked interrupted at the next
+// start, and the next turn's recap tells the model so.
+func TestInterruptedTurnIsRecapped(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(home, "desktop", "vis.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := store.NewID()
+	if err := st.CreateSession(context.Background(), store.Session{ID: sid, Workspace: ws}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.StartTurn(context.Background(), sid, "refactor everything", "desktop"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close() // the "crash": the turn stays running
+
+	llm := providertest.New(providertest.Reply{Content: []string{"resumed"}})
+	defer llm.Close()
+	e := openEngine(t, llm, home)
+	defer e.Close()
+	res, err := e.RunTurn(context.Background(), SendRequest{SessionID: sid, Text: "continue"})
+	if err != nil || res.Status != "done" || res.Turn != 2 {
+		t.Fatalf("res = %+v, err = %v", res, err)
+	}
+	msgs := llm.Requests()[0].Messages
+	user := fmt.Sprint(msgs[len(msgs)-1]["content"])
+	if !strings.Contains(user, "refactor everything") || !strings.Contains(user, "INTERRUPTED") {
+		t.Fatalf("recap lacks the interrupted turn:\n%s", user)
+	}
+}
+
+func TestBadRequestsLoseNothing(t *testing.T) {
+	llm := providertest.New()
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.RunTurn(ctx, SendRequest{Workspace: t.TempDir(), Text: "   "}); err == nil {
+		t.Fatal("empty message accepted")
+	}
+	if _, err := e.RunTurn(ctx, SendRequest{Workspace: filepath.Join(t.TempDir(), "missing"), Text: "x"}); err == nil {
+		t.Fatal("missing workspace accepted")
+	}
+	if _, err := e.RunTurn(ctx, SendRequest{SessionID: "nope", Text: "x"}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown session: %v", err)
+	}
+	ss, _ := e.ListSessions(ctx, "")
+	if len(ss) != 0 || len(llm.Requests()) != 0 {
+		t.Fatalf("bad requests left sessions %v or requests", ss)
+	}
+}
