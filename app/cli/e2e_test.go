@@ -316,3 +316,62 @@ func TestSIGINTCancelsAndKeepsWhatSettled(t *testing.T) {
 		t.Fatalf("settled iteration lost: %+v", its)
 	}
 }
+
+// Killing the process mid-turn loses at most the iteration in flight: the
+// next run marks the turn interrupted and tells the model in its recap.
+func TestKilledMidTurnIsInterruptedAndRecapped(t *testing.T) {
+	e := newEnv(t,
+		providertest.Reply{Code: "write('notes.txt', 'step one')\nprint('wrote notes')"},
+		providertest.Reply{Hang: true},
+	)
+	c := e.cmd("run", "--json", "write notes then more")
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	calls := 0
+	for sc.Scan() {
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		if m["event"] == "provider-call" {
+			if calls++; calls == 2 {
+				c.Process.Kill() // SIGKILL: no chance to clean up
+				break
+			}
+		}
+	}
+	c.Wait()
+
+	e.llm.Push(providertest.Reply{Content: []string{"continued"}})
+	r := e.run("", "run", "--continue", "go on")
+	if r.code != 0 {
+		t.Fatalf("continue: exit %d %s", r.code, r.stderr)
+	}
+	reqs := e.llm.Requests()
+	user := fmt.Sprint(reqs[len(reqs)-1].Messages[len(reqs[len(reqs)-1].Messages)-1]["content"])
+	for _, want := range []string{"write notes then more", "write('notes.txt', 'step one')", "INTERRUPTED"} {
+		if !strings.Contains(user, want) {
+			t.Errorf("recap lacks %q:\n%s", want, user)
+		}
+	}
+	r = e.run("", "sessions", "--json")
+	var ss []map[string]any
+	json.Unmarshal([]byte(r.stdout), &ss)
+	r = e.run("", "show", "--json", ss[0]["id"].(string))
+	var tr struct {
+		Turns []struct {
+			Status     string
+			Iterations []struct{ Output string }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &tr); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Turns) != 2 || tr.Turns[0].Status != "interrupted" || len(tr.Turns[0].Iterations) != 1 || tr.Turns[0].Iterations[0].Output != "wrote notes\n" {
+		t.Fatalf("turns = %+v", tr.Turns)
+	}
+}

@@ -23,6 +23,7 @@ const (
 	KindAuth            Kind = "auth"             // 401/403: wrong or missing key
 	KindNotFound        Kind = "not_found"        // 404: unknown model or wrong base URL
 	KindRateLimit       Kind = "rate_limit"       // 429 after retries
+	KindQuota           Kind = "quota"            // 429/402 saying the account is out of quota or credit: not retried
 	KindServer          Kind = "server"           // 5xx after retries
 	KindNetwork         Kind = "network"          // connection failed after retries
 	KindStreamBroken    Kind = "stream_broken"    // the stream ended before the reply finished
@@ -59,6 +60,8 @@ func (e *Error) Error() string {
 		what = "not found"
 	case KindRateLimit:
 		what = "rate limited"
+	case KindQuota:
+		what = "out of quota or credit (check the account's plan and billing)"
 	case KindServer:
 		what = "server error"
 	case KindNetwork:
@@ -93,10 +96,10 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Fatal reports whether retrying the same request cannot help, so the turn
-// should end: auth, not_found, bad_request and context_overflow.
+// should end: auth, not_found, bad_request, context_overflow and quota.
 func (e *Error) Fatal() bool {
 	switch e.Kind {
-	case KindAuth, KindNotFound, KindBadRequest, KindContextOverflow:
+	case KindAuth, KindNotFound, KindBadRequest, KindContextOverflow, KindQuota:
 		return true
 	}
 	return false
@@ -134,6 +137,8 @@ func redact(s, key string) string {
 
 var contextOverflowRE = regexp.MustCompile(`(?i)context[ _-]?(length|window|size)|maximum context|context_length_exceeded|too many tokens|prompt is too long|exceed_context|reduce the length|input is too long`)
 
+var quotaRE = regexp.MustCompile(`(?i)quota|billing|credits?\b|payment required|insufficient.?balance`)
+
 // errorFromStatus classifies an HTTP error response.
 func errorFromStatus(status int, msg string) Kind {
 	switch {
@@ -141,6 +146,8 @@ func errorFromStatus(status int, msg string) Kind {
 		return KindAuth
 	case status == http.StatusNotFound:
 		return KindNotFound
+	case (status == http.StatusTooManyRequests || status == http.StatusPaymentRequired) && quotaRE.MatchString(msg):
+		return KindQuota
 	case status == http.StatusTooManyRequests:
 		return KindRateLimit
 	case status == http.StatusRequestTimeout || status >= 500:

@@ -523,6 +523,18 @@ func TestFatalErrorsNameEndpointAndModelNeverKey(t *testing.T) {
 			contains: []string{"available context size"},
 		},
 		{
+			name:     "429 out of quota is not retried",
+			reply:    providertest.Reply{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details."},
+			kind:     provider.KindQuota,
+			contains: []string{"out of quota", "(429)", "exceeded your current quota"},
+		},
+		{
+			name:     "402 no credit (OpenRouter)",
+			reply:    providertest.Reply{Status: 402, Message: "Insufficient credits. Add more using https://openrouter.ai/credits"},
+			kind:     provider.KindQuota,
+			contains: []string{"(402)", "Insufficient credits"},
+		},
+		{
 			name:     "400 other",
 			reply:    providertest.Reply{Status: 400, Message: "Invalid value for 'tool_choice'."},
 			kind:     provider.KindBadRequest,
