@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# GUI smoke test: builds the real app, starts it on a private Xvfb display with
-# a temporary VIS_HOME and workspace, waits for its window to be shown (the
-# window starts hidden and is shown once the page's DOM is ready), takes a
-# screenshot and fails unless the window shows a drawn page (not one flat
-# colour). Exits non-zero with a message on any failure.
-#   scripts/smoke.sh                  build, then test
+# GUI smoke test: one real turn through the real window.
+#
+# Builds the app and the scripted fake LLM (backend/provider/providertest/
+# fakellm), starts the fake LLM on loopback and the app on a private Xvfb
+# display with a temporary VIS_HOME and a workspace holding two files. Then:
+#   1. waits for the window to be shown and painted (not one flat colour);
+#   2. types a request into the composer and presses Enter;
+#   3. polls the same binary's CLI (`vis sessions --json`, `vis show --json`,
+#      same VIS_HOME) until the turn has ended, and fails unless it ended
+#      with status done, the scripted answer, and the program's output saved;
+#   4. screenshots the window showing the finished turn (turn.png);
+#   5. starts a new empty session, clicks the session in the sidebar and
+#      screenshots it loaded from the database (reopened.png); fails unless
+#      it looks like turn.png and unlike the empty session;
+#   6. restarts the app and screenshots the session it reopens (restart.png).
+# Throughout it fails if the app dies, logs a panic or shows a blank window.
+#   scripts/smoke.sh                      build, then test
 #   SMOKE_SKIP_BUILD=1 scripts/smoke.sh   test the existing build/bin/vis
-# Output: build/smoke/window.png (whole screen), build/smoke/app.png (window
-# only), build/smoke/after-send.png (after typing a request and Enter),
-# build/smoke/app.log (the app's stdout and stderr).
+# Output in build/smoke/: app.png (first frame), live.png (while the turn
+# runs, when caught), turn.png, new.png, reopened.png, restart.png,
+# app.log (the app's stdout and stderr), fakellm.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,40 +27,82 @@ log() { printf '\033[1;34m[smoke]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[smoke] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
 
 out=build/smoke
-bin=build/bin/vis
+bin=$PWD/build/bin/vis
 wait_window=${SMOKE_WAIT:-90} # seconds; a cold WebKit start on a busy 2-core machine is slow
+wait_turn=${SMOKE_TURN_WAIT:-60}
+t0=$(date +%s)
 mkdir -p "$out"
-rm -f "$out"/*.png "$out"/app.log
+rm -f "$out"/*.png "$out"/*.log
 
 if [ "${SMOKE_SKIP_BUILD:-0}" != 1 ]; then
   scripts/build.sh
 fi
 [ -x "$bin" ] || die "$bin is missing (build failed?)"
-for tool in Xvfb xdotool import convert identify; do
+for tool in Xvfb xdotool import convert identify compare node; do
   command -v "$tool" >/dev/null || die "$tool is not installed: run scripts/deps.sh test"
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vis-smoke.XXXXXX")
 xvfb_pid=""
 app_pid=""
+llm_pid=""
+stop_app() {
+  [ -n "$app_pid" ] || return 0
+  kill -TERM -- "-$app_pid" 2>/dev/null || true
+  for _ in $(seq 1 20); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.25; done
+  kill -KILL -- "-$app_pid" 2>/dev/null || true
+  wait "$app_pid" 2>/dev/null || true
+  app_pid=""
+}
 cleanup() {
-  if [ -n "$app_pid" ]; then
-    kill -TERM -- "-$app_pid" 2>/dev/null || true
-    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.3; done
-    kill -KILL -- "-$app_pid" 2>/dev/null || true
-  fi
+  stop_app
+  if [ -n "$llm_pid" ]; then kill "$llm_pid" 2>/dev/null || true; wait "$llm_pid" 2>/dev/null || true; fi
   if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; wait "$xvfb_pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 
+# --- the scripted LLM -------------------------------------------------------
+# Turn: iteration 1 thinks and runs a program that prints README.md;
+# iteration 2 streams the final answer. Delays make the streaming visible.
+request='What is in this project?'
+answer='The project has **two** files: `README.md`, which describes a tiny demo, and `main.py`, which prints hello.'
+cat >"$tmp/script.json" <<'EOF'
+[
+  {
+    "reasoning": ["The user wants ", "an overview. ", "Reading the README ", "first."],
+    "code": "print(cat('README.md')['text'])\nprint(len(ls()), 'entries')",
+    "usage": {"input_tokens": 900, "output_tokens": 40},
+    "delay": "60ms"
+  },
+  {
+    "content": ["The project ", "has **two** files: ", "`README.md`, ", "which describes ", "a tiny demo, ", "and `main.py`, ", "which prints hello."],
+    "usage": {"input_tokens": 1150, "output_tokens": 31},
+    "delay": "120ms"
+  }
+]
+EOF
+log "build fakellm"
+go build -o "$tmp/fakellm" ./backend/provider/providertest/fakellm
+"$tmp/fakellm" -script "$tmp/script.json" -addr 127.0.0.1:0 >"$out/fakellm.log" 2>&1 &
+llm_pid=$!
+base_url=""
+for _ in $(seq 1 100); do
+  base_url=$(awk '/^listening /{print $2; exit}' "$out/fakellm.log")
+  [ -n "$base_url" ] && break
+  kill -0 "$llm_pid" 2>/dev/null || die "fakellm exited: $(cat "$out/fakellm.log")"
+  sleep 0.1
+done
+[ -n "$base_url" ] || die "fakellm did not say where it listens"
+log "fake LLM at $base_url"
+
+# --- display ----------------------------------------------------------------
 # A free display number: no lock file and no socket.
 display=""
 for n in $(seq 90 250); do
   if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
 done
 [ -n "$display" ] || die "no free X display number in :90-:250"
-
 log "Xvfb $display"
 Xvfb "$display" -screen 0 1280x860x24 -nolisten tcp -noreset >"$tmp/xvfb.log" 2>&1 &
 xvfb_pid=$!
@@ -61,67 +114,151 @@ for _ in $(seq 1 100); do
 done
 xdotool getdisplaygeometry >/dev/null 2>&1 || die "Xvfb on $display did not come up"
 
-# A workspace with something in it, and a fresh VIS_HOME.
+# --- workspace, home, environment -------------------------------------------
 mkdir -p "$tmp/home" "$tmp/project"
+printf '# Demo\n\nA tiny demo project for the smoke test.\n' >"$tmp/project/README.md"
 printf 'print("hello")\n' >"$tmp/project/main.py"
-env_extra=(VIS_HOME="$tmp/home" VIS_API_KEY=smoke-test-key VIS_MODEL=smoke-model)
-# Never talk to a real provider from a test: point at a closed loopback port
-# unless a fake LLM is given (VIS_SMOKE_BASE_URL).
-env_extra+=(VIS_BASE_URL="${VIS_SMOKE_BASE_URL:-http://127.0.0.1:9/v1}")
+vis_env=(VIS_HOME="$tmp/home" VIS_API_KEY=smoke-test-key VIS_MODEL=fake-model VIS_BASE_URL="$base_url")
+vis() { env "${vis_env[@]}" "$bin" "$@"; }
 
-log "start $bin"
-start=$(date +%s)
-# setsid: the app leads its own process group, killed as a group in cleanup.
-env "${env_extra[@]}" NO_AT_BRIDGE=1 setsid "$bin" "$tmp/project" >"$out/app.log" 2>&1 &
-app_pid=$!
-
+# --- helpers ----------------------------------------------------------------
 wid=""
-deadline=$(( start + wait_window ))
-while [ "$(date +%s)" -lt "$deadline" ]; do
-  kill -0 "$app_pid" 2>/dev/null || die "the app exited early; log:
+start_app() {
+  local start deadline
+  start=$(date +%s)
+  # setsid: the app leads its own process group, killed as a group in stop_app.
+  env "${vis_env[@]}" NO_AT_BRIDGE=1 setsid "$bin" "$tmp/project" >>"$out/app.log" 2>&1 &
+  app_pid=$!
+  wid=""
+  deadline=$(( start + wait_window ))
+  while [ "$(date +%s)" -lt "$deadline" ]; do
+    alive
+    wid=$(xdotool search --onlyvisible --name '^Vis$' 2>/dev/null | head -n 1 || true)
+    [ -n "$wid" ] && break
+    sleep 0.25
+  done
+  [ -n "$wid" ] || die "no visible window named 'Vis' after ${wait_window}s; log:
 $(tail -n 40 "$out/app.log")"
-  wid=$(xdotool search --onlyvisible --name '^Vis$' 2>/dev/null | head -n 1 || true)
-  [ -n "$wid" ] && break
-  sleep 0.25
-done
-[ -n "$wid" ] || die "no visible window named 'Vis' after ${wait_window}s; log:
+  log "window $wid shown after $(( $(date +%s) - start ))s"
+}
+alive() {
+  kill -0 "$app_pid" 2>/dev/null || die "the app exited; log:
 $(tail -n 40 "$out/app.log")"
-log "window $wid shown after $(( $(date +%s) - start ))s"
-
-# The page paints shortly after the window is shown: take screenshots until
-# the window is not one flat colour (or give up).
-colours=0
-for _ in $(seq 1 60); do
-  import -window "$wid" "$out/app.png" 2>/dev/null || true
-  if [ -s "$out/app.png" ]; then
-    colours=$(identify -format '%k' "$out/app.png" 2>/dev/null || echo 0)
-    [ "$colours" -gt 64 ] && break
+  if grep -qiE 'panic:|fatal error:' "$out/app.log"; then
+    die "the app logged a panic; see $out/app.log"
   fi
-  sleep 0.5
-done
-import -window root "$out/window.png" || die "screenshot failed"
-stddev=$(convert "$out/app.png" -colorspace Gray -format '%[fx:standard_deviation]' info: 2>/dev/null || echo 0)
-geometry=$(identify -format '%wx%h' "$out/app.png" 2>/dev/null || echo '?')
-log "window ${geometry}, ${colours} colours, grey stddev ${stddev}"
-[ "$colours" -gt 64 ] || die "the window looks blank (${colours} colours); see $out/app.png and $out/app.log"
-awk -v s="$stddev" 'BEGIN { exit !(s > 0.02) }' || die "the window looks blank (stddev ${stddev}); see $out/app.png"
-kill -0 "$app_pid" 2>/dev/null || die "the app died after showing its window; see $out/app.log"
+}
+# shot FILE: screenshot of the window; fails when it is one flat colour.
+shot() {
+  alive
+  import -window "$wid" "$1" 2>/dev/null || die "screenshot $1 failed"
+  local colours stddev
+  colours=$(identify -format '%k' "$1" 2>/dev/null || echo 0)
+  stddev=$(convert "$1" -colorspace Gray -format '%[fx:standard_deviation]' info: 2>/dev/null || echo 0)
+  [ "$colours" -gt 64 ] && awk -v s="$stddev" 'BEGIN { exit !(s > 0.02) }' ||
+    die "the window looks blank (${colours} colours, grey stddev ${stddev}); see $1"
+}
+# painted FILE: waits (up to 30 s) until the window is painted, then shoots it.
+painted() {
+  local colours=0
+  for _ in $(seq 1 60); do
+    import -window "$wid" "$1" 2>/dev/null || true
+    colours=$(identify -format '%k' "$1" 2>/dev/null || echo 0)
+    [ "$colours" -gt 64 ] && break
+    sleep 0.5
+  done
+  shot "$1"
+}
+# differ A B: the normalised RMSE between two screenshots (0 = identical).
+differ() { compare -metric RMSE "$1" "$2" null: 2>&1 | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p'; }
+# click X Y: clicks at window coordinates.
+click() { xdotool mousemove --window "$wid" "$1" "$2" click 1; }
+json() { node -e "const d=JSON.parse(require('fs').readFileSync(0,'utf8')); const v=($1); process.stdout.write(v===undefined?'':typeof v==='string'?v:JSON.stringify(v))"; }
 
-# Type a request into the composer and press Enter: the Send path must not
-# crash the app, whatever the engine answers (with no LLM here the turn fails,
-# and the page must say so). Screenshot for a person: build/smoke/after-send.png.
+# --- 1. first frame ----------------------------------------------------------
+start_app
+painted "$out/app.png"
 read -r w h < <(identify -format '%w %h\n' "$out/app.png")
-xdotool mousemove --window "$wid" $(( w / 2 + 130 )) $(( h - 90 )) click 1
+log "window ${w}x${h}"
+
+# --- 2. send a request --------------------------------------------------------
+# The composer sits at the bottom of the main column (right of the 260 px
+# sidebar).
+click $(( w / 2 + 130 )) $(( h - 90 ))
 sleep 0.3
-xdotool type --delay 20 'Say hello'
+xdotool type --delay 15 "$request"
 xdotool key Return
-for _ in $(seq 1 20); do # let the page show the outcome (up to 5 s)
-  sleep 0.25
-  kill -0 "$app_pid" 2>/dev/null || die "the app died after Send; log:
-$(tail -n 40 "$out/app.log")"
+sent=$(date +%s)
+
+# --- 3. wait for the turn through the CLI -------------------------------------
+# Every process that opens the engine (these CLI calls included) marks turns
+# left "running" as interrupted, even one the window is running right now;
+# the window's FinishTurn then overwrites that. So "interrupted" counts as
+# "not ended yet" here while the app is alive (engine issue, reported).
+sid=""
+status=""
+live=0
+deadline=$(( sent + wait_turn ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  alive
+  if [ -z "$sid" ]; then
+    sid=$(vis sessions --json | json 'd.length ? d[0].id : ""')
+  fi
+  if [ -n "$sid" ]; then
+    vis show --json "$sid" >"$tmp/show.json"
+    status=$(json '(d.turns && d.turns[0] && d.turns[0].status) || ""' <"$tmp/show.json")
+    case "$status" in
+    running | interrupted)
+      if [ "$live" = 0 ]; then
+        import -window "$wid" "$out/live.png" 2>/dev/null || true
+        live=1
+      fi
+      ;;
+    ?*) break ;;
+    esac
+  fi
+  sleep 0.3
 done
-import -window root "$out/after-send.png" || die "screenshot after send failed"
-if grep -qiE 'panic:|fatal error:' "$out/app.log"; then
-  die "the app logged a panic; see $out/app.log"
-fi
-log "ok: $out/window.png"
+[ -n "$sid" ] || die "no session was created ${wait_turn}s after Enter (did the composer get the text?); see $out/app.png and $out/app.log"
+case "$status" in '' | running | interrupted) die "turn 1 of $sid did not end within ${wait_turn}s (status '${status}')" ;; esac
+log "turn ended ($status) $(( $(date +%s) - sent ))s after Enter"
+[ "$status" = done ] || die "turn status is '$status', want done: $(json 'd.turns[0].error' <"$tmp/show.json")"
+got=$(json 'd.turns[0].answer' <"$tmp/show.json")
+[ "$got" = "$answer" ] || die "answer in the database is '$got', want '$answer'"
+got=$(json 'd.turns[0].request' <"$tmp/show.json")
+[ "$got" = "$request" ] || die "request in the database is '$got', want '$request' (typing into the composer lost keys?)"
+got=$(json 'd.turns[0].iterations.map(i => i.output || "").join("")' <"$tmp/show.json")
+case "$got" in *'A tiny demo project'*) ;; *) die "the program's output was not saved: '$got'" ;; esac
+
+# --- 4. the finished turn ----------------------------------------------------
+# The page reloads its snapshot on turn-end; give it a moment to draw.
+sleep 1.5
+shot "$out/turn.png"
+[ -s "$out/live.png" ] || rm -f "$out/live.png"
+
+# --- 5. new session, then the old one from the sidebar -----------------------
+# The sidebar's "New" button (top right of the 260 px sidebar), then its
+# first session row.
+click 232 62
+sleep 0.8
+shot "$out/new.png"
+click 120 104
+sleep 1.2
+shot "$out/reopened.png"
+d_new=$(differ "$out/turn.png" "$out/new.png")
+d_reopened=$(differ "$out/turn.png" "$out/reopened.png")
+log "difference from turn.png: new session ${d_new}, reopened ${d_reopened}"
+awk -v d="$d_new" 'BEGIN { exit !(d > 0.02) }' || die "'New' did not change the window (see $out/new.png)"
+awk -v d="$d_reopened" 'BEGIN { exit !(d < 0.01) }' || die "the reopened session does not look like the finished turn (see $out/reopened.png vs $out/turn.png)"
+
+# --- 6. restart: the session comes back from the database ---------------------
+stop_app
+start_app
+painted "$out/restart.png"
+sleep 1
+shot "$out/restart.png"
+d_restart=$(differ "$out/turn.png" "$out/restart.png")
+log "difference from turn.png after restart: ${d_restart}"
+awk -v d="$d_restart" 'BEGIN { exit !(d < 0.01) }' || die "after a restart the window does not show the session (see $out/restart.png vs $out/turn.png)"
+alive
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png"

@@ -375,3 +375,36 @@ func TestKilledMidTurnIsInterruptedAndRecapped(t *testing.T) {
 		t.Fatalf("turns = %+v", tr.Turns)
 	}
 }
+
+// BenchmarkRunPeakRSS reports the peak resident memory of a whole `vis run`
+// process for a 1-iteration and a 50-iteration turn against the fake LLM.
+func BenchmarkRunPeakRSS(b *testing.B) {
+	for _, n := range []int{1, 50} {
+		b.Run(fmt.Sprintf("iterations=%d", n), func(b *testing.B) {
+			var peak int64
+			for i := 0; i < b.N; i++ {
+				llm := providertest.New()
+				calls := 0
+				llm.SetDynamic(func(providertest.Recorded) providertest.Reply {
+					calls++
+					if calls >= n {
+						return providertest.Reply{Content: []string{"done"}}
+					}
+					return providertest.Reply{Code: fmt.Sprintf("x = [i * i for i in range(1000)]\nprint(len(x), %d)", calls)}
+				})
+				home, ws := b.TempDir(), b.TempDir()
+				c := exec.Command(visBin, "run", "--json", "bench")
+				c.Dir = ws
+				c.Env = []string{"VIS_HOME=" + home, "HOME=" + home, "VIS_BASE_URL=" + llm.URL, "VIS_MODEL=m", "PATH=" + os.Getenv("PATH")}
+				if out, err := c.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+				llm.Close()
+				if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > peak {
+					peak = ru.Maxrss
+				}
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
+		})
+	}
+}

@@ -59,9 +59,18 @@ func newRig(t testing.TB, noTools bool, replies ...providertest.Reply) *rig {
 
 func (r *rig) turn(ctx context.Context, text string, noTools bool) Result {
 	r.t.Helper()
+	return r.run(ctx, text, noTools, []chat.Message{chat.System("SYS"), chat.User(text)})
+}
+
+func (r *rig) turnWith(ctx context.Context, msgs []chat.Message) Result {
+	return r.run(ctx, msgs[len(msgs)-1].Content, false, msgs)
+}
+
+func (r *rig) run(ctx context.Context, text string, noTools bool, msgs []chat.Message) Result {
+	r.t.Helper()
 	res, err := r.runner.Run(ctx, Turn{
 		SessionID: r.sid, Request: text, Channel: "cli", ModelName: "m", NoTools: noTools,
-		Messages: []chat.Message{chat.System("SYS"), chat.User(text)},
+		Messages: msgs,
 		View: func(turn, iter int, util map[string]any) map[string]any {
 			v := map[string]any{"id": r.sid, "turn": turn, "scope": map[string]any{"turn": turn, "iter": iter}}
 			if util != nil {
