@@ -45,7 +45,7 @@ smoke:
 	scripts/smoke.sh
 
 bench:
-	go test -run '^$$' -bench . -benchmem ./backend/...
+	go test -run '^$$' -bench . -benchmem ./...
 
 clean:
 	rm -rf build/bin build/smoke frontend/dist/assets frontend/dist/index.html

@@ -14,6 +14,8 @@ import (
 const (
 	ChannelDesktop = "desktop"
 	ChannelCLI     = "cli"
+	// ChannelShell marks a person's `!cmd` turn (no model involved).
+	ChannelShell = "shell"
 )
 
 // SessionInfo summarises one session for lists.

@@ -114,6 +114,17 @@ func DefaultHome(getenv func(string) string) (string, error) {
 	return filepath.Join(u, ".vis"), nil
 }
 
+func (e *Engine) defsPath(id string) string {
+	return filepath.Join(e.home, "desktop", "sandbox", id+".star")
+}
+
+func removeIfExists(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 // Home returns VIS_HOME.
 func (e *Engine) Home() string { return e.home }
 
@@ -317,7 +328,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 	}
 	rt := &sessionRT{workspace: s.Workspace, tools: ts}
 	interp, err := sandbox.New(sandbox.Options{
-		DefsPath: filepath.Join(e.home, "desktop", "sandbox", s.ID+".star"),
+		DefsPath: e.defsPath(s.ID),
 		Getwd:    s.Workspace,
 		PathInfo: ts.PathInfo,
 		Hooks: sandbox.Hooks{
@@ -447,10 +458,26 @@ func (e *Engine) recap(ctx context.Context, id string) ([]prompt.TurnRecap, erro
 			if strings.TrimSpace(it.Code) != "" {
 				r.Ran = append(r.Ran, it.Code)
 			}
+			if t.Channel == ChannelShell && it.Output != "" {
+				// The person ran it so the model would see it: carry the output.
+				r.Answer += "\nIts output:\n```\n" + clipMiddle(it.Output, shellRecapChars) + "\n```"
+			}
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// shellRecapChars bounds how much of a `!cmd` output the recap carries.
+const shellRecapChars = 8000
+
+// clipMiddle keeps the head and tail of s within n characters.
+func clipMiddle(s string, n int) string {
+	r := []rune(strings.TrimRight(s, "\n"))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n/2]) + fmt.Sprintf("\n… %d characters omitted …\n", len(r)-n) + string(r[len(r)-n/2:])
 }
 
 // viewFunc builds the `session` dict the model sees. Static keys come first

@@ -21,3 +21,19 @@ export function duration(ms: number): string {
   const m = Math.floor(ms / 60000)
   return `${m} min ${Math.round((ms % 60000) / 1000)} s`
 }
+
+/** "1 program", "2 programs". */
+export function plural(n: number, word: string): string {
+  return `${n} ${n === 1 ? word : word + 's'}`
+}
+
+/** "2,050 in · 71 out tokens", with cached and reasoning counts when known; "" for none. */
+export function tokens(u: { input_tokens: number; output_tokens: number; cached_tokens?: number; reasoning_tokens?: number } | undefined): string {
+  if (!u || (!u.input_tokens && !u.output_tokens)) return ''
+  const n = (x: number) => x.toLocaleString('en-US')
+  const parts = [`${n(u.input_tokens)} in`]
+  if (u.cached_tokens) parts.push(`${n(u.cached_tokens)} cached`)
+  parts.push(`${n(u.output_tokens)} out`)
+  if (u.reasoning_tokens) parts.push(`${n(u.reasoning_tokens)} reasoning`)
+  return parts.join(' · ') + ' tokens'
+}

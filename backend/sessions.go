@@ -1,0 +1,308 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/prompt"
+	"github.com/visdesktop/vis/backend/store"
+	"github.com/visdesktop/vis/backend/tools"
+)
+
+// RenameSession sets a session's title.
+func (e *Engine) RenameSession(ctx context.Context, id, title string) error {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return errors.New("the title is empty")
+	}
+	if err := e.store.RenameSession(ctx, id, title); err != nil {
+		return err
+	}
+	e.publishSession(id)
+	return nil
+}
+
+// DeleteSession removes a session, its turns and its saved helpers. A
+// session running a turn is refused.
+func (e *Engine) DeleteSession(ctx context.Context, id string) error {
+	if e.Running(id) {
+		return fmt.Errorf("%w: stop it first", ErrBusy)
+	}
+	if err := e.store.DeleteSession(ctx, id); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	if rt, ok := e.sessions[id]; ok {
+		rt.tools.Close()
+		delete(e.sessions, id)
+	}
+	e.mu.Unlock()
+	_ = removeIfExists(e.defsPath(id))
+	e.publishSession(id)
+	return nil
+}
+
+// SearchHit is one session matching a search.
+type SearchHit struct {
+	SessionID string `json:"session_id"`
+	Workspace string `json:"workspace"`
+	Title     string `json:"title"`
+	Turn      int    `json:"turn"`
+	Snippet   string `json:"snippet"` // matches wrapped in « »
+}
+
+// Search finds turns whose request or answer match the words of query.
+func (e *Engine) Search(ctx context.Context, query string, limit int) ([]SearchHit, error) {
+	hits, err := e.store.Search(ctx, query, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SearchHit, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, SearchHit{SessionID: h.SessionID, Workspace: h.Workspace, Title: h.Title, Turn: h.TurnPosition, Snippet: h.Snippet})
+	}
+	return out, nil
+}
+
+// ShellResult is the outcome of a `!cmd` run by the person.
+type ShellResult struct {
+	SessionID string `json:"session_id"`
+	Turn      int    `json:"turn"`
+	ExitCode  int    `json:"exit_code"`
+	Output    string `json:"output"`
+	TimedOut  bool   `json:"timed_out"`
+}
+
+// ShellTimeout bounds a `!cmd`.
+const ShellTimeout = 10 * time.Minute
+
+// Shell runs a person's `!cmd` in the session's workspace without the model.
+// It is recorded as a turn of its own (request `!cmd`, the output as its one
+// iteration), so the transcript shows it and the next turn's recap tells the
+// model what was run and what it printed.
+func (e *Engine) Shell(ctx context.Context, req SendRequest) (ShellResult, error) {
+	cmd := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(req.Text), "!"))
+	if cmd == "" {
+		return ShellResult{}, errors.New("nothing to run: write the command after !")
+	}
+	req.Text = "!" + cmd
+	if req.SessionID == "" {
+		if req.Workspace == "" {
+			return ShellResult{}, errors.New("no workspace: open a project folder first")
+		}
+		info, err := e.CreateSession(ctx, req.Workspace)
+		if err != nil {
+			return ShellResult{}, err
+		}
+		req.SessionID = info.ID
+	}
+	s, err := e.store.GetSession(ctx, req.SessionID)
+	if err != nil {
+		return ShellResult{}, err
+	}
+	rt, err := e.runtimeFor(s)
+	if err != nil {
+		return ShellResult{}, err
+	}
+	if !rt.mu.TryLock() {
+		return ShellResult{SessionID: s.ID}, ErrBusy
+	}
+	defer rt.mu.Unlock()
+	bg := context.WithoutCancel(ctx)
+	turn, err := e.store.StartTurn(bg, s.ID, req.Text, ChannelShell)
+	if err != nil {
+		return ShellResult{}, err
+	}
+	if s.Title == "" {
+		_ = e.store.RenameSession(bg, s.ID, titleFrom(req.Text))
+	}
+	pub := func(phase string, data map[string]any) {
+		e.broker.Publish(events.Event{Phase: phase, SessionID: s.ID, Turn: turn.Position, Iteration: 1, Data: data})
+	}
+	pub(events.TurnStart, map[string]any{"request": req.Text, "channel": ChannelShell})
+	pub(events.FormStart, map[string]any{"code": req.Text, "shell": true})
+	started := time.Now()
+	res, runErr := tools.Shell(ctx, rt.workspace, cmd, ShellTimeout)
+	it := store.Iteration{TurnID: turn.ID, Position: 1, Code: req.Text, Output: res.Output, Started: started, Finished: time.Now(), EvalMs: time.Since(started).Milliseconds(), Status: store.IterationDone}
+	status, errText := store.TurnDone, ""
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		status, it.Status, errText = store.TurnCancelled, store.IterationCancelled, "cancelled"
+	case runErr != nil:
+		status, it.Status, errText = store.TurnError, store.IterationError, runErr.Error()
+	case res.TimedOut:
+		it.Status, errText = store.IterationError, fmt.Sprintf("timed out after %s", ShellTimeout)
+		status = store.TurnError
+	case res.ExitCode != 0:
+		it.Error = fmt.Sprintf("exit code %d", res.ExitCode)
+	}
+	if errText != "" {
+		it.Error = errText
+	}
+	answer := fmt.Sprintf("`%s` exited with code %d.", cmd, res.ExitCode)
+	it.Answer = answer
+	if _, err := e.store.AddIteration(bg, it); err != nil {
+		return ShellResult{}, err
+	}
+	pub(events.FormResult, map[string]any{"code": req.Text, "output": res.Output, "exit_code": res.ExitCode, "duration_ms": it.EvalMs, "shell": true})
+	if err := e.store.FinishTurn(bg, turn.ID, store.TurnOutcome{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: time.Since(started).Milliseconds()}); err != nil {
+		return ShellResult{}, err
+	}
+	pub(events.TurnEnd, map[string]any{"status": status, "answer": answer, "error": errText, "iterations": 1})
+	e.publishSession(s.ID)
+	return ShellResult{SessionID: s.ID, Turn: turn.Position, ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut}, runErr
+}
+
+// PromptBlock is one tagged block of a message as it was sent.
+type PromptBlock struct {
+	Tag    string `json:"tag"` // e.g. SYSTEM-PROMPT, SESSION, SESSION-DELTA, TOOL-RESULT, CODE
+	Text   string `json:"text"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"` // estimated (~4 chars per token)
+}
+
+// PromptMessage is one message of a request, split into blocks.
+type PromptMessage struct {
+	Role   string        `json:"role"`
+	Blocks []PromptBlock `json:"blocks"`
+	Chars  int           `json:"chars"`
+	Tokens int           `json:"tokens"`
+}
+
+// PromptView is exactly what was sent for one iteration's request.
+type PromptView struct {
+	Turn      int             `json:"turn"`
+	Iteration int             `json:"iteration"`
+	Messages  []PromptMessage `json:"messages"`
+	Chars     int             `json:"chars"`
+	Tokens    int             `json:"tokens"`
+}
+
+// Prompt returns the messages sent for iteration iter of turn turn: the
+// turn's initial messages plus everything the earlier iterations appended.
+func (e *Engine) Prompt(ctx context.Context, sessionID string, turn, iter int) (PromptView, error) {
+	turns, err := e.store.ListTurns(ctx, sessionID)
+	if err != nil {
+		return PromptView{}, err
+	}
+	var t *store.Turn
+	for i := range turns {
+		if turns[i].Position == turn {
+			t = &turns[i]
+		}
+	}
+	if t == nil {
+		return PromptView{}, fmt.Errorf("turn %d: %w", turn, store.ErrNotFound)
+	}
+	full, err := e.store.GetTurn(ctx, t.ID)
+	if err != nil {
+		return PromptView{}, err
+	}
+	if full.PromptJSON == "" {
+		return PromptView{}, fmt.Errorf("turn %d sent no prompt (a shell command or a turn from before prompts were kept)", turn)
+	}
+	var msgs []chat.Message
+	if err := json.Unmarshal([]byte(full.PromptJSON), &msgs); err != nil {
+		return PromptView{}, fmt.Errorf("read the turn's prompt: %w", err)
+	}
+	its, err := e.store.ListIterations(ctx, t.ID)
+	if err != nil {
+		return PromptView{}, err
+	}
+	if iter < 1 || iter > len(its) {
+		return PromptView{}, fmt.Errorf("turn %d has no iteration %d: %w", turn, iter, store.ErrNotFound)
+	}
+	for _, it := range its[:iter-1] {
+		var more []chat.Message
+		if it.AppendedJSON != "" {
+			if err := json.Unmarshal([]byte(it.AppendedJSON), &more); err != nil {
+				return PromptView{}, fmt.Errorf("read iteration %d: %w", it.Position, err)
+			}
+		}
+		msgs = append(msgs, more...)
+	}
+	v := PromptView{Turn: turn, Iteration: iter}
+	for _, m := range msgs {
+		pm := PromptMessage{Role: m.Role, Blocks: splitBlocks(m)}
+		for _, b := range pm.Blocks {
+			pm.Chars += b.Chars
+			pm.Tokens += b.Tokens
+		}
+		v.Chars += pm.Chars
+		v.Tokens += pm.Tokens
+		v.Messages = append(v.Messages, pm)
+	}
+	return v, nil
+}
+
+var tagLine = regexp.MustCompile(`(?m)^;; -- ([A-Z0-9 _-]+?) --$`)
+var deltaStart = regexp.MustCompile(`(?m)^(session\[|del session\[)`)
+
+func block(tag, text string) PromptBlock {
+	return PromptBlock{Tag: tag, Text: text, Chars: len([]rune(text)), Tokens: prompt.EstimateTokens(text)}
+}
+
+// splitBlocks cuts a message at its `;; -- TAG --` headers; the session
+// literal, tool results and their delta lines get tags of their own.
+func splitBlocks(m chat.Message) []PromptBlock {
+	var out []PromptBlock
+	for _, p := range m.Parts {
+		if p.Type == "image_url" {
+			out = append(out, PromptBlock{Tag: "IMAGE", Text: fmt.Sprintf("(image, %d bytes as a data URL)", len(p.ImageURL)), Chars: len(p.ImageURL), Tokens: 0})
+		}
+	}
+	text := m.Text()
+	for _, tc := range m.ToolCalls {
+		code, _ := codeArg(tc.Arguments)
+		out = append(out, block("CODE", code))
+	}
+	switch {
+	case m.Role == chat.RoleTool:
+		if loc := deltaStart.FindStringIndex(text); loc != nil {
+			out = append(out, block("TOOL-RESULT", strings.TrimRight(text[:loc[0]], "\n")), block("SESSION-DELTA", text[loc[0]:]))
+		} else {
+			out = append(out, block("TOOL-RESULT", text))
+		}
+		return out
+	case strings.HasPrefix(text, "```python\n# `session`"):
+		return append(out, block("SESSION", text))
+	}
+	locs := tagLine.FindAllStringSubmatchIndex(text, -1)
+	if len(locs) == 0 {
+		if text != "" {
+			tag := strings.ToUpper(m.Role)
+			if m.Role == chat.RoleAssistant {
+				tag = "ASSISTANT-PROSE"
+			}
+			out = append(out, block(tag, text))
+		}
+		return out
+	}
+	if pre := strings.TrimSpace(text[:locs[0][0]]); pre != "" {
+		out = append(out, block(strings.ToUpper(m.Role), pre))
+	}
+	for i, l := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		out = append(out, block(text[l[2]:l[3]], strings.TrimRight(text[l[1]:end], "\n")))
+	}
+	return out
+}
+
+func codeArg(args string) (string, bool) {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return args, false
+	}
+	s, ok := m["code"].(string)
+	return s, ok
+}
