@@ -19,6 +19,7 @@ import (
 	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider"
 	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/secrets"
 	"github.com/visdesktop/vis/backend/store"
 	"github.com/visdesktop/vis/backend/tools"
 )
@@ -27,6 +28,8 @@ import (
 type Options struct {
 	Home   string              // VIS_HOME; state lives in Home/desktop
 	Getenv func(string) string // nil = os.Getenv
+	// Secrets keeps API keys; nil = the OS keyring, else a 0600 file.
+	Secrets *secrets.Store
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -41,10 +44,11 @@ var ErrConfig = errors.New("configuration")
 
 // Engine is the one engine both fronts use. It is safe for concurrent use.
 type Engine struct {
-	home   string
-	getenv func(string) string
-	store  *store.Store
-	broker *events.Broker
+	home    string
+	getenv  func(string) string
+	store   *store.Store
+	broker  *events.Broker
+	secrets *secrets.Store
 
 	ctx    context.Context // ends background turns on Close
 	cancel context.CancelFunc
@@ -95,8 +99,12 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		st.Close()
 		return nil, fmt.Errorf("mark interrupted turns: %w", err)
 	}
+	sec := opts.Secrets
+	if sec == nil {
+		sec = secrets.New(secretsFile(home))
+	}
 	ectx, cancel := context.WithCancel(context.Background())
-	return &Engine{home: home, getenv: getenv, store: st, broker: events.New(), ctx: ectx, cancel: cancel, sessions: map[string]*sessionRT{}}, nil
+	return &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel, sessions: map[string]*sessionRT{}}, nil
 }
 
 // DefaultHome is $VIS_HOME, else ~/.vis.
@@ -358,6 +366,14 @@ func (e *Engine) resolve(workspace string, req SendRequest) (*resolvedTurn, erro
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
+	// The window's provider keeps its key in the secrets store.
+	for _, p := range cfg.Providers {
+		if p.ID == config.SettingsProviderID && p.APIKey == "" {
+			if key := e.keyFor(nil); key != "" {
+				cfg.Providers = withKey(cfg.Providers, config.SettingsProviderID, key)
+			}
+		}
+	}
 	r, err := cfg.Resolve(e.getenv, config.Overrides{BaseURL: req.BaseURL, Model: req.Model})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
@@ -367,6 +383,16 @@ func (e *Engine) resolve(workspace string, req SendRequest) (*resolvedTurn, erro
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	return &resolvedTurn{cfg: cfg, res: r, client: client}, nil
+}
+
+func withKey(ps []config.Provider, id, key string) []config.Provider {
+	out := append([]config.Provider(nil), ps...)
+	for i := range out {
+		if out[i].ID == id && out[i].APIKey == "" {
+			out[i].APIKey = key
+		}
+	}
+	return out
 }
 
 type resolvedTurn struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/secrets"
 	"github.com/visdesktop/vis/backend/store"
 	"github.com/visdesktop/vis/backend/tools"
 )
@@ -20,7 +21,7 @@ import (
 func openEngine(t *testing.T, llm *providertest.Server, home string) *Engine {
 	t.Helper()
 	vars := map[string]string{"VIS_BASE_URL": llm.URL, "VIS_MODEL": "m"}
-	e, err := Open(context.Background(), Options{Home: home, Getenv: func(k string) string { return vars[k] }})
+	e, err := Open(context.Background(), Options{Home: home, Getenv: func(k string) string { return vars[k] }, Secrets: secrets.NewWith(filepath.Join(home, "secrets.json"), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

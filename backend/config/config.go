@@ -107,7 +107,7 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 	for i, f := range Files(visHome, workspace) {
 		raw, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) {
-			continue
+			raw, err = nil, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read config %s: %w", f, err)
@@ -120,6 +120,13 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 			warnings = append(warnings, stripProjectSecrets(m, f)...)
 		}
 		merged = merge(merged, m)
+		if i == 0 {
+			layer, err := settingsLayer(visHome)
+			if err != nil {
+				return nil, err
+			}
+			merged = merge(merged, layer)
+		}
 	}
 	raw, err := yaml.Marshal(merged)
 	if err != nil {

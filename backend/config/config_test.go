@@ -128,3 +128,40 @@ providers:
 		t.Fatalf("model = %+v", r.Model)
 	}
 }
+
+func TestWindowSettingsWinOverHomeFileButNotEnv(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(home, "config.yml"), `
+providers:
+  - {id: work, base_url: "https://api.example.com/v1", api_key: k, models: [{name: big}]}
+default_model: big
+`)
+	f := false
+	if err := SaveSettings(home, Settings{Provider: &SettingsProvider{Preset: "lmstudio", BaseURL: "http://localhost:1234/v1/", Model: "qwen", Reasoning: "high", Models: []Model{{Name: "qwen", Tools: &f}}}}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(home, ws, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Resolve(env(nil), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ProviderID != SettingsProviderID || r.BaseURL != "http://localhost:1234/v1" || r.Model.Name != "qwen" || r.Model.SupportsTools() || r.Reasoning != "high" {
+		t.Fatalf("resolved = %+v", r)
+	}
+	r, _ = c.Resolve(env(map[string]string{"VIS_BASE_URL": "http://127.0.0.1:9/v1", "VIS_MODEL": "m"}), Overrides{})
+	if r.BaseURL != "http://127.0.0.1:9/v1" || r.Model.Name != "m" {
+		t.Fatalf("env did not win: %+v", r)
+	}
+	for _, bad := range []SettingsProvider{{BaseURL: "", Model: "m"}, {BaseURL: "ftp://x", Model: "m"}, {BaseURL: "http://x/v1", Model: " "}, {BaseURL: "http://x/v1", Model: "m", Reasoning: "max"}} {
+		if err := SaveSettings(home, Settings{Provider: &bad}); err == nil {
+			t.Errorf("SaveSettings(%+v) accepted", bad)
+		}
+	}
+	os.WriteFile(SettingsPath(home), []byte("{oops"), 0o600)
+	if _, err := Load(home, ws, env(nil)); err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("damaged settings: %v", err)
+	}
+}
