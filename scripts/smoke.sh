@@ -9,12 +9,17 @@
 #   3. polls the same binary's CLI (`vis sessions --json`, `vis show --json`,
 #      same VIS_HOME) until the turn has ended, and fails unless it ended
 #      with status done, the scripted answer, and the program's output saved;
-#   4. screenshots the window showing the finished turn (turn.png);
-#   5. starts a new empty session, clicks the session in the sidebar and
-#      screenshots it loaded from the database (reopened.png); fails unless
-#      it looks like turn.png and unlike the empty session;
-#   6. restarts the app and screenshots the session it reopens (restart.png).
-# Throughout it fails if the app dies, logs a panic or shows a blank window.
+#   4. screenshots the window once it stops changing: the finished turn as
+#      the live events and the reload on turn-end left it (turn.png);
+#   5. starts a new empty session (new.png, must differ from turn.png), then
+#      clicks the session in the sidebar, which loads it from the database
+#      (reopened.png); fails unless its transcript looks like turn.png's;
+#   6. restarts the app, which reopens the latest session (restart.png);
+#      fails unless it looks like turn.png too.
+# Screenshots are compared on the transcript only (right of the sidebar,
+# above the composer). Throughout it fails if the app dies, logs a panic or
+# shows a blank window. Look at turn.png: it must show the request, the
+# program with its output, the answer and status/iterations/tokens.
 #   scripts/smoke.sh                      build, then test
 #   SMOKE_SKIP_BUILD=1 scripts/smoke.sh   test the existing build/bin/vis
 # Output in build/smoke/: app.png (first frame), live.png (while the turn
@@ -169,10 +174,47 @@ painted() {
   done
   shot "$1"
 }
-# differ A B: the normalised RMSE between two screenshots (0 = identical).
-differ() { compare -metric RMSE "$1" "$2" null: 2>&1 | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p'; }
-# click X Y: clicks at window coordinates.
-click() { xdotool mousemove --window "$wid" "$1" "$2" click 1; }
+# differ A B: the normalised RMSE (0 = identical) between the transcripts of
+# two screenshots: right of the sidebar, below the header, above the composer
+# (whose focus ring and caret come and go).
+differ() {
+  local crop=$(( w - 262 ))x$(( h - 220 ))+262+50 d
+  convert "$1" -crop "$crop" +repage "$tmp/a.png"
+  convert "$2" -crop "$crop" +repage "$tmp/b.png"
+  d=$({ compare -metric RMSE "$tmp/a.png" "$tmp/b.png" null: 2>&1 || true; } | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p')
+  [ -n "$d" ] || die "could not compare $1 with $2"
+  echo "$d"
+}
+# stable FILE: screenshots until the transcript is unchanged for 0.5 s (up to 15 s).
+stable() {
+  shot "$1"
+  for _ in $(seq 1 30); do
+    sleep 0.5
+    cp "$1" "$tmp/prev.png"
+    shot "$1"
+    [ "$(differ "$tmp/prev.png" "$1")" = 0 ] && return 0
+  done
+  die "the window kept changing for 15 s; see $1"
+}
+# like FILE REF WHAT: screenshots until the transcript looks like REF's (up to 15 s).
+like() {
+  local d=""
+  for _ in $(seq 1 30); do
+    sleep 0.5
+    shot "$1"
+    d=$(differ "$2" "$1")
+    awk -v d="$d" 'BEGIN { exit !(d < 0.01) }' && { log "$3: difference from $(basename "$2") ${d}"; return 0; }
+  done
+  die "$3 does not look like $2 (difference ${d}); see $1"
+}
+# click X Y: clicks at window coordinates. WebKit drops a click that comes
+# in the same instant as the pointer's move onto a new element: move, pause,
+# then click.
+click() {
+  xdotool mousemove --window "$wid" "$1" "$2"
+  sleep 0.3
+  xdotool click 1
+}
 json() { node -e "const d=JSON.parse(require('fs').readFileSync(0,'utf8')); const v=($1); process.stdout.write(v===undefined?'':typeof v==='string'?v:JSON.stringify(v))"; }
 
 # --- 1. first frame ----------------------------------------------------------
@@ -231,34 +273,25 @@ got=$(json 'd.turns[0].iterations.map(i => i.output || "").join("")' <"$tmp/show
 case "$got" in *'A tiny demo project'*) ;; *) die "the program's output was not saved: '$got'" ;; esac
 
 # --- 4. the finished turn ----------------------------------------------------
-# The page reloads its snapshot on turn-end; give it a moment to draw.
-sleep 1.5
-shot "$out/turn.png"
+# The page reloads its snapshot on turn-end: wait until it stops changing.
+stable "$out/turn.png"
 [ -s "$out/live.png" ] || rm -f "$out/live.png"
 
 # --- 5. new session, then the old one from the sidebar -----------------------
 # The sidebar's "New" button (top right of the 260 px sidebar), then its
 # first session row.
-click 232 62
-sleep 0.8
-shot "$out/new.png"
-click 120 104
-sleep 1.2
-shot "$out/reopened.png"
+click 221 73
+stable "$out/new.png"
 d_new=$(differ "$out/turn.png" "$out/new.png")
-d_reopened=$(differ "$out/turn.png" "$out/reopened.png")
-log "difference from turn.png: new session ${d_new}, reopened ${d_reopened}"
+log "difference of the new session from turn.png: ${d_new}"
 awk -v d="$d_new" 'BEGIN { exit !(d > 0.02) }' || die "'New' did not change the window (see $out/new.png)"
-awk -v d="$d_reopened" 'BEGIN { exit !(d < 0.01) }' || die "the reopened session does not look like the finished turn (see $out/reopened.png vs $out/turn.png)"
+click 120 120
+like "$out/reopened.png" "$out/turn.png" "the session reopened from the sidebar"
 
 # --- 6. restart: the session comes back from the database ---------------------
 stop_app
 start_app
 painted "$out/restart.png"
-sleep 1
-shot "$out/restart.png"
-d_restart=$(differ "$out/turn.png" "$out/restart.png")
-log "difference from turn.png after restart: ${d_restart}"
-awk -v d="$d_restart" 'BEGIN { exit !(d < 0.01) }' || die "after a restart the window does not show the session (see $out/restart.png vs $out/turn.png)"
+like "$out/restart.png" "$out/turn.png" "the session reopened after a restart"
 alive
 log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png"

@@ -100,6 +100,8 @@ function iterationFromSnapshot(it: Iteration): IterationView {
 export function fromSnapshot(t: Transcript): TranscriptView {
   const turns: TurnView[] = (t.turns ?? []).map((turn) => ({
     ...turn,
+    answer: turn.answer ?? '',
+    error: turn.error ?? '',
     usage: turn.usage ?? zeroUsage(),
     iterations: (turn.iterations ?? []).map(iterationFromSnapshot),
   }))
@@ -167,15 +169,16 @@ function usageOf(v: unknown): Usage | undefined {
   }
 }
 
-/** "runtime error: x is not defined (line 3)" from a form-result error object, or the string itself. */
+/**
+ * "runtime error: NameError: ..." from a form-result error object (as the
+ * store records it, so the view does not change on reload), or the string
+ * itself.
+ */
 export function errorText(v: unknown): string {
   if (typeof v === 'string') return v
   if (v && typeof v === 'object' && 'message' in v) {
-    const o = v as { phase?: unknown; message?: unknown; line?: unknown; hint?: unknown }
-    let s = o.phase ? `${str(o.phase)} error: ${str(o.message)}` : str(o.message)
-    if (num(o.line) > 0) s += ` (line ${num(o.line)})`
-    if (str(o.hint)) s += `\n${str(o.hint)}`
-    return s
+    const o = v as { phase?: unknown; message?: unknown }
+    return o.phase ? `${str(o.phase)} error: ${str(o.message)}` : str(o.message)
   }
   return ''
 }
