@@ -28,6 +28,24 @@ type SessionInfo struct {
 	Updated   time.Time `json:"updated"`
 }
 
+// CallError is why one program failed.
+type CallError struct {
+	Phase   string `json:"phase"`
+	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// CallView is one python_execution call of an iteration: its program and
+// what that printed.
+type CallView struct {
+	CallID     string     `json:"call_id"`
+	Code       string     `json:"code"`
+	Output     string     `json:"output,omitempty"`
+	Error      *CallError `json:"error,omitempty"`
+	DurationMs int64      `json:"duration_ms"`
+}
+
 // IterationView is one provider round trip and the program it ran.
 type IterationView struct {
 	Position   int        `json:"position"`
@@ -41,11 +59,15 @@ type IterationView struct {
 	Model      string     `json:"model,omitempty"`
 	Usage      chat.Usage `json:"usage"`
 	DurationMs int64      `json:"duration_ms"`
+	// Calls are the iteration's programs one by one (Code and Output above
+	// join them).
+	Calls []CallView `json:"calls"`
 }
 
 // TurnView is one user request and what came of it.
 type TurnView struct {
 	Position   int             `json:"position"`
+	Channel    string          `json:"channel"` // desktop, cli or shell (a person's !cmd)
 	Request    string          `json:"request"`
 	Status     string          `json:"status"`
 	Answer     string          `json:"answer,omitempty"`

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/visdesktop/vis/backend/chat"
@@ -70,6 +72,8 @@ type sessionRT struct {
 
 	runMu  sync.Mutex
 	cancel context.CancelFunc
+
+	cur atomic.Pointer[[2]int] // turn and iteration of the program running now
 }
 
 // Open opens (creating when needed) the state under opts.Home/desktop and
@@ -212,9 +216,9 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 		if err != nil {
 			return Transcript{}, err
 		}
-		v := TurnView{Position: t.Position, Request: t.Request, Status: t.Status, Answer: t.Answer, Error: t.Error, Usage: t.Usage, DurationMs: t.DurationMs, Started: t.Started}
+		v := TurnView{Position: t.Position, Channel: t.Channel, Request: t.Request, Status: t.Status, Answer: t.Answer, Error: t.Error, Usage: t.Usage, DurationMs: t.DurationMs, Started: t.Started, Iterations: []IterationView{}}
 		for _, it := range its {
-			v.Iterations = append(v.Iterations, IterationView{Position: it.Position, Status: it.Status, Code: it.Code, Output: it.Output, Error: it.Error, Prose: it.Prose, Reasoning: it.Reasoning, Answer: it.Answer, Model: it.Model, Usage: it.Usage, DurationMs: it.Finished.Sub(it.Started).Milliseconds()})
+			v.Iterations = append(v.Iterations, IterationView{Position: it.Position, Status: it.Status, Code: it.Code, Output: it.Output, Error: it.Error, Prose: it.Prose, Reasoning: it.Reasoning, Answer: it.Answer, Model: it.Model, Usage: it.Usage, DurationMs: it.Finished.Sub(it.Started).Milliseconds(), Calls: callViews(it)})
 		}
 		tv = append(tv, v)
 	}
@@ -262,7 +266,10 @@ func (e *Engine) StartTurn(req SendRequest) (string, error) {
 	go func() {
 		defer e.wg.Done()
 		defer rt.mu.Unlock()
-		_, _ = e.runLocked(e.ctx, id, rt, req)
+		if res, err := e.runLocked(e.ctx, id, rt, req); err != nil {
+			// Nobody waits for this call: say it where the window looks.
+			e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Turn: res.Turn, Data: map[string]any{"message": "The turn could not run: " + err.Error(), "error": true}})
+		}
 	}()
 	return id, nil
 }
@@ -288,7 +295,6 @@ func (e *Engine) prepare(ctx context.Context, req *SendRequest) (string, *sessio
 	if req.Channel == "" {
 		req.Channel = ChannelDesktop
 	}
-	var s store.Session
 	if req.SessionID == "" {
 		if req.Workspace == "" {
 			return "", nil, errors.New("no workspace: open a project folder first")
@@ -306,6 +312,10 @@ func (e *Engine) prepare(ctx context.Context, req *SendRequest) (string, *sessio
 	s, err := e.store.GetSession(ctx, req.SessionID)
 	if err != nil {
 		return "", nil, fmt.Errorf("session %s: %w", req.SessionID, err)
+	}
+	// A configuration problem is refused here, where the caller hears it.
+	if _, err := e.resolve(s.Workspace, *req); err != nil {
+		return "", nil, err
 	}
 	rt, err := e.runtimeFor(s)
 	if err != nil {
@@ -341,14 +351,16 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 		PathInfo: ts.PathInfo,
 		Hooks: sandbox.Hooks{
 			OnToolStart: func(name string, args map[string]any) {
-				e.broker.Publish(events.Event{Phase: events.ToolStart, SessionID: s.ID, Data: map[string]any{"name": name, "args": summarizeArgs(args)}})
+				t, i := rt.position()
+				e.broker.Publish(events.Event{Phase: events.ToolStart, SessionID: s.ID, Turn: t, Iteration: i, Data: map[string]any{"name": name, "args": summarizeArgs(args)}})
 			},
 			OnToolEnd: func(name string, d time.Duration, err error) {
 				data := map[string]any{"name": name, "duration_ms": d.Milliseconds()}
 				if err != nil {
 					data["error"] = err.Error()
 				}
-				e.broker.Publish(events.Event{Phase: events.ToolEnd, SessionID: s.ID, Data: data})
+				t, i := rt.position()
+				e.broker.Publish(events.Event{Phase: events.ToolEnd, SessionID: s.ID, Turn: t, Iteration: i, Data: data})
 			},
 		},
 	}, ts.Builtins())
@@ -449,7 +461,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	if s, err := e.store.GetSession(ctx, id); err == nil && s.Title == "" {
 		_ = e.store.RenameSession(context.WithoutCancel(ctx), id, titleFrom(req.Text))
 	}
-	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: rv.client, Exec: execAdapter{rt.interp}, State: &rt.state}
+	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: rv.client, Exec: execAdapter{rt}, State: &rt.state}
 	res, err := runner.Run(rctx, loop.Turn{
 		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
@@ -547,11 +559,57 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn) func(turn,
 	}
 }
 
-// execAdapter lets the loop run programs in a sandbox.
-type execAdapter struct{ in *sandbox.Interp }
+// execAdapter lets the loop run programs in a sandbox, and tells the
+// session's tool hooks which turn and iteration a call belongs to.
+type execAdapter struct{ rt *sessionRT }
 
 func (a execAdapter) Exec(ctx context.Context, code string, session map[string]any) sandbox.Result {
-	return a.in.Exec(ctx, code, session)
+	if scope, ok := session["scope"].(map[string]any); ok {
+		t, _ := scope["turn"].(int)
+		i, _ := scope["iter"].(int)
+		a.rt.cur.Store(&[2]int{t, i})
+	}
+	return a.rt.interp.Exec(ctx, code, session)
+}
+
+// position returns the turn and iteration of the program running now.
+func (rt *sessionRT) position() (int, int) {
+	if p := rt.cur.Load(); p != nil {
+		return p[0], p[1]
+	}
+	return 0, 0
+}
+
+// callViews reads an iteration's per-call records.
+func callViews(it store.Iteration) []CallView {
+	var recs []struct {
+		CallID     string          `json:"call_id"`
+		Code       string          `json:"code"`
+		Output     string          `json:"output"`
+		DurationMs int64           `json:"duration_ms"`
+		Error      json.RawMessage `json:"error"`
+	}
+	out := []CallView{}
+	if it.ToolCallsJSON == "" || json.Unmarshal([]byte(it.ToolCallsJSON), &recs) != nil {
+		if it.Code != "" { // a person's !cmd, or an older row
+			out = append(out, CallView{Code: it.Code, Output: it.Output})
+		}
+		return out
+	}
+	for _, r := range recs {
+		cv := CallView{CallID: r.CallID, Code: r.Code, Output: r.Output, DurationMs: r.DurationMs}
+		if len(r.Error) > 0 && string(r.Error) != "null" {
+			var ce CallError
+			if json.Unmarshal(r.Error, &ce) != nil {
+				var msg string
+				_ = json.Unmarshal(r.Error, &msg)
+				ce = CallError{Phase: "error", Message: msg}
+			}
+			cv.Error = &ce
+		}
+		out = append(out, cv)
+	}
+	return out
 }
 
 func summarizeArgs(args map[string]any) string {

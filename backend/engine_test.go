@@ -3,7 +3,6 @@ package backend
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,37 +112,8 @@ func TestStartTurnStreamsAndRefusesASecondTurn(t *testing.T) {
 	}
 }
 
-// A turn a killed process left running is marked interrupted at the next
-// start, and the next turn's recap tells the model so.
-func TestInterruptedTurnIsRecapped(t *testing.T) {
-	home, ws := t.TempDir(), t.TempDir()
-	st, err := store.Open(context.Background(), filepath.Join(home, "desktop", "vis.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sid := store.NewID()
-	if err := st.CreateSession(context.Background(), store.Session{ID: sid, Workspace: ws}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.StartTurn(context.Background(), sid, "refactor everything", "desktop"); err != nil {
-		t.Fatal(err)
-	}
-	st.Close() // the "crash": the turn stays running
-
-	llm := providertest.New(providertest.Reply{Content: []string{"resumed"}})
-	defer llm.Close()
-	e := openEngine(t, llm, home)
-	defer e.Close()
-	res, err := e.RunTurn(context.Background(), SendRequest{SessionID: sid, Text: "continue"})
-	if err != nil || res.Status != "done" || res.Turn != 2 {
-		t.Fatalf("res = %+v, err = %v", res, err)
-	}
-	msgs := llm.Requests()[0].Messages
-	user := fmt.Sprint(msgs[len(msgs)-1]["content"])
-	if !strings.Contains(user, "refactor everything") || !strings.Contains(user, "INTERRUPTED") {
-		t.Fatalf("recap lacks the interrupted turn:\n%s", user)
-	}
-}
+// A turn a killed process left running is covered end to end, with a real
+// SIGKILL, by app/cli TestKilledMidTurnIsInterruptedAndRecapped.
 
 func TestBadRequestsLoseNothing(t *testing.T) {
 	llm := providertest.New()

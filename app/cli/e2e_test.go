@@ -84,6 +84,18 @@ func (e *env) run(stdin string, args ...string) run {
 	return run{code, out.String(), errb.String()}
 }
 
+// waitRequests waits until the fake LLM has received n requests.
+func waitRequests(t *testing.T, llm *providertest.Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(llm.Requests()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the fake LLM received %d requests, want %d", len(llm.Requests()), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func jsonLines(t *testing.T, s string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
@@ -286,7 +298,7 @@ func TestSIGINTCancelsAndKeepsWhatSettled(t *testing.T) {
 		if m["event"] == "provider-call" {
 			calls++
 			if calls == 2 { // the second request hangs: interrupt now
-				time.Sleep(50 * time.Millisecond)
+				waitRequests(t, e.llm, 2)
 				c.Process.Signal(syscall.SIGINT)
 			}
 		}
@@ -339,7 +351,8 @@ func TestKilledMidTurnIsInterruptedAndRecapped(t *testing.T) {
 		json.Unmarshal(sc.Bytes(), &m)
 		if m["event"] == "provider-call" {
 			if calls++; calls == 2 {
-				c.Process.Kill() // SIGKILL: no chance to clean up
+				waitRequests(t, e.llm, 2) // the hanging request is in flight
+				c.Process.Kill()          // SIGKILL: no chance to clean up
 				break
 			}
 		}

@@ -352,10 +352,10 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 		switch {
 		case stopped:
 			body = "✗ cancelled error: the turn was cancelled before this program ran"
-			rec["error"] = body
+			rec["error"] = map[string]any{"phase": "cancelled", "message": "the turn was cancelled before this program ran"}
 		case p.Reject != "":
 			body = "✗ preflight error: " + p.Reject
-			rec["error"] = body
+			rec["error"] = map[string]any{"phase": "preflight", "message": p.Reject}
 			errs = append(errs, body)
 			tr.publish(events.FormResult, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "error": map[string]any{"phase": "preflight", "message": p.Reject}})
 		default:

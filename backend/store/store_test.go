@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -497,6 +498,16 @@ func TestInterruptRunning(t *testing.T) {
 	other := mustSession(t, s, "/other", "")
 	empty := mustTurn(t, s, other.ID, "no iteration yet")
 
+	// A turn of this (live) process is left alone: another process, such
+	// as the window, may be running it.
+	if n, err := s.InterruptRunning(ctx); err != nil || n != 0 {
+		t.Fatalf("InterruptRunning with a live owner = %d, %v; want 0", n, err)
+	}
+	// The process that ran them is gone.
+	if _, err := s.db.ExecContext(ctx, `UPDATE turns SET owner = ? WHERE status = 'running'`, deadOwner(t)); err != nil {
+		t.Fatal(err)
+	}
+
 	n, err := s.InterruptRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -633,5 +644,30 @@ func TestNewID(t *testing.T) {
 	c := newIDAt(future.Add(-time.Minute))
 	if !(a < b && b < c) {
 		t.Errorf("ids out of order: %s, %s, then (clock stepped back) %s", a, b, c)
+	}
+}
+
+// deadOwner returns the owner string of a process that has exited.
+func deadOwner(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	o := ownerOf(cmd.Process.Pid)
+	if ownerAlive(o) {
+		t.Fatalf("owner %s of an exited process counts as alive", o)
+	}
+	return o
+}
+
+func TestOwnerLiveness(t *testing.T) {
+	if !ownerAlive(processOwner) {
+		t.Fatalf("this process (%s) counts as dead", processOwner)
+	}
+	for _, o := range []string{"", "x", "0:0", "-5:1", "1:not-the-start-time"} {
+		if ownerAlive(o) {
+			t.Errorf("ownerAlive(%q) = true", o)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/visdesktop/vis/backend/chat"
@@ -98,10 +99,10 @@ func (s *Store) StartTurn(ctx context.Context, sessionID, request, channel strin
 			return err
 		}
 		return tx.QueryRowContext(ctx, `
-			INSERT INTO turns (session_id, position, request, channel, status, started_at)
-			VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM turns WHERE session_id = ?1), ?2, ?3, 'running', ?4)
+			INSERT INTO turns (session_id, position, request, channel, status, started_at, owner)
+			VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM turns WHERE session_id = ?1), ?2, ?3, 'running', ?4, ?5)
 			RETURNING id, position`,
-			sessionID, request, channel, ms(now)).Scan(&t.ID, &t.Position)
+			sessionID, request, channel, ms(now), processOwner).Scan(&t.ID, &t.Position)
 	})
 	if err != nil {
 		return Turn{}, fmt.Errorf("start turn in session %s: %w", sessionID, err)
@@ -295,8 +296,32 @@ func (s *Store) ListIterations(ctx context.Context, turnID int64) ([]Iteration, 
 // turn keeps its iterations; its counts and usage become their sums and it
 // ends when its last iteration finished.
 func (s *Store) InterruptRunning(ctx context.Context) (int, error) {
+	// Only turns whose process is gone: another live process (the window
+	// while the CLI starts, or the other way round) keeps its turns.
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT owner FROM turns WHERE status = 'running'`)
+	if err != nil {
+		return 0, fmt.Errorf("interrupt running turns: %w", err)
+	}
+	var dead []any
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("interrupt running turns: %w", err)
+		}
+		if !ownerAlive(o) {
+			dead = append(dead, o)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("interrupt running turns: %w", err)
+	}
+	if len(dead) == 0 {
+		return 0, nil
+	}
 	var n int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `
 			UPDATE turns SET
 				status = 'interrupted',
@@ -308,7 +333,7 @@ func (s *Store) InterruptRunning(ctx context.Context) (int, error) {
 				reasoning_tokens = (SELECT coalesce(sum(reasoning_tokens), 0) FROM iterations i WHERE i.turn_id = turns.id),
 				finished_at = max(started_at, coalesce((SELECT max(finished_at) FROM iterations i WHERE i.turn_id = turns.id), 0)),
 				duration_ms = max(started_at, coalesce((SELECT max(finished_at) FROM iterations i WHERE i.turn_id = turns.id), 0)) - started_at
-			WHERE status = 'running'`, InterruptedError)
+			WHERE status = 'running' AND owner IN (`+placeholders(len(dead))+`)`, append([]any{InterruptedError}, dead...)...)
 		if err != nil {
 			return err
 		}
@@ -319,4 +344,8 @@ func (s *Store) InterruptRunning(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("interrupt running turns: %w", err)
 	}
 	return int(n), nil
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
