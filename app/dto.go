@@ -26,6 +26,23 @@ type Usage struct {
 	ReasoningTokens int `json:"reasoning_tokens"`
 }
 
+// CallError is why one program failed.
+type CallError struct {
+	Phase   string `json:"phase"`
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Hint    string `json:"hint"`
+}
+
+// Call is one program of an iteration and what it printed.
+type Call struct {
+	CallID     string     `json:"call_id"`
+	Code       string     `json:"code"`
+	Output     string     `json:"output"`
+	Error      *CallError `json:"error"`
+	DurationMs int64      `json:"duration_ms"`
+}
+
 // Iteration is one provider round trip and the program it ran.
 type Iteration struct {
 	Position   int    `json:"position"`
@@ -39,11 +56,13 @@ type Iteration struct {
 	Model      string `json:"model"`
 	Usage      Usage  `json:"usage"`
 	DurationMs int64  `json:"duration_ms"`
+	Calls      []Call `json:"calls"`
 }
 
 // Turn is one user request and what came of it.
 type Turn struct {
 	Position   int         `json:"position"`
+	Channel    string      `json:"channel"` // desktop, cli, or shell (a person's !cmd)
 	Request    string      `json:"request"`
 	Status     string      `json:"status"`
 	Answer     string      `json:"answer"`
@@ -105,6 +124,18 @@ func toSessions(in []backend.SessionInfo) []Session {
 	return out
 }
 
+func toCalls(in []backend.CallView) []Call {
+	out := make([]Call, 0, len(in))
+	for _, c := range in {
+		call := Call{CallID: c.CallID, Code: c.Code, Output: c.Output, DurationMs: c.DurationMs}
+		if c.Error != nil {
+			call.Error = &CallError{Phase: c.Error.Phase, Message: c.Error.Message, Line: c.Error.Line, Hint: c.Error.Hint}
+		}
+		out = append(out, call)
+	}
+	return out
+}
+
 func toTranscript(t backend.Transcript, running bool) Transcript {
 	turns := make([]Turn, 0, len(t.Turns))
 	for _, tv := range t.Turns {
@@ -122,10 +153,12 @@ func toTranscript(t backend.Transcript, running bool) Transcript {
 				Model:      iv.Model,
 				Usage:      toUsage(iv.Usage),
 				DurationMs: iv.DurationMs,
+				Calls:      toCalls(iv.Calls),
 			})
 		}
 		turns = append(turns, Turn{
 			Position:   tv.Position,
+			Channel:    tv.Channel,
 			Request:    tv.Request,
 			Status:     tv.Status,
 			Answer:     tv.Answer,

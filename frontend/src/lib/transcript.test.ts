@@ -15,6 +15,7 @@ const usage = { input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_t
 function turn(position: number, over: Partial<Turn> = {}): Turn {
   return {
     position,
+    channel: 'desktop',
     request: `request ${position}`,
     status: 'done',
     answer: `answer ${position}`,
@@ -28,7 +29,7 @@ function turn(position: number, over: Partial<Turn> = {}): Turn {
 }
 
 function iteration(position: number, over: Partial<Iteration> = {}): Iteration {
-  return { position, status: 'done', code: '', output: '', error: '', prose: '', reasoning: '', answer: '', model: 'm', usage, duration_ms: 1, ...over }
+  return { position, status: 'done', code: '', output: '', error: '', prose: '', reasoning: '', answer: '', model: 'm', usage, duration_ms: 1, calls: [], ...over }
 }
 
 function snapshot(seq: number, turns: Turn[], running = false, id = 's1'): Transcript {

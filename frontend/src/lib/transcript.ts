@@ -124,6 +124,7 @@ export function fromSnapshot(t: Transcript): TranscriptView {
 function newTurn(position: number, request: string): TurnView {
   return {
     position,
+    channel: 'desktop',
     request,
     status: 'running',
     answer: '',

@@ -18,6 +18,22 @@ export interface Session {
   updated: string
 }
 
+export interface CallError {
+  phase: string
+  message: string
+  line: number
+  hint: string
+}
+
+/** One program of an iteration and what it printed. */
+export interface Call {
+  call_id: string
+  code: string
+  output: string
+  error?: CallError
+  duration_ms: number
+}
+
 export interface Iteration {
   position: number
   status: string
@@ -30,10 +46,13 @@ export interface Iteration {
   model: string
   usage: Usage
   duration_ms: number
+  calls: Call[]
 }
 
 export interface Turn {
   position: number
+  /** desktop, cli, or shell (a person's !cmd) */
+  channel: string
   request: string
   status: string
   answer: string

@@ -1,5 +1,62 @@
 export namespace app {
 	
+	export class CallError {
+	    phase: string;
+	    message: string;
+	    line: number;
+	    hint: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CallError(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.phase = source["phase"];
+	        this.message = source["message"];
+	        this.line = source["line"];
+	        this.hint = source["hint"];
+	    }
+	}
+	export class Call {
+	    call_id: string;
+	    code: string;
+	    output: string;
+	    error?: CallError;
+	    duration_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Call(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.call_id = source["call_id"];
+	        this.code = source["code"];
+	        this.output = source["output"];
+	        this.error = this.convertValues(source["error"], CallError);
+	        this.duration_ms = source["duration_ms"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Usage {
 	    input_tokens: number;
 	    output_tokens: number;
@@ -30,6 +87,7 @@ export namespace app {
 	    model: string;
 	    usage: Usage;
 	    duration_ms: number;
+	    calls: Call[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Iteration(source);
@@ -48,6 +106,7 @@ export namespace app {
 	        this.model = source["model"];
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.duration_ms = source["duration_ms"];
+	        this.calls = this.convertValues(source["calls"], Call);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -108,6 +167,7 @@ export namespace app {
 	}
 	export class Turn {
 	    position: number;
+	    channel: string;
 	    request: string;
 	    status: string;
 	    answer: string;
@@ -124,6 +184,7 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.position = source["position"];
+	        this.channel = source["channel"];
 	        this.request = source["request"];
 	        this.status = source["status"];
 	        this.answer = source["answer"];
