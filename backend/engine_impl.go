@@ -17,6 +17,7 @@ import (
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/goals"
 	"github.com/visdesktop/vis/backend/loop"
 	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider"
@@ -51,6 +52,7 @@ type Engine struct {
 	store   *store.Store
 	broker  *events.Broker
 	secrets *secrets.Store
+	goals   *goals.Service
 
 	ctx    context.Context // ends background turns on Close
 	cancel context.CancelFunc
@@ -73,7 +75,8 @@ type sessionRT struct {
 	runMu  sync.Mutex
 	cancel context.CancelFunc
 
-	cur atomic.Pointer[[2]int] // turn and iteration of the program running now
+	cur    atomic.Pointer[[2]int]       // turn and iteration of the program running now
+	ticket atomic.Pointer[goals.Ticket] // the goal as the current model request started
 }
 
 // Open opens (creating when needed) the state under opts.Home/desktop and
@@ -108,7 +111,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	return &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel, sessions: map[string]*sessionRT{}}, nil
+	e := &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel, sessions: map[string]*sessionRT{}}
+	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
+	return e, nil
 }
 
 // DefaultHome is $VIS_HOME, else ~/.vis.
@@ -266,16 +271,40 @@ func (e *Engine) StartTurn(req SendRequest) (string, error) {
 	go func() {
 		defer e.wg.Done()
 		defer rt.mu.Unlock()
-		if res, err := e.runLocked(e.ctx, id, rt, req); err != nil {
+		if _, err := e.runLocked(e.ctx, id, rt, req); err != nil {
 			// Nobody waits for this call: say it where the window looks.
-			e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Turn: res.Turn, Data: map[string]any{"message": "The turn could not run: " + err.Error(), "error": true}})
+			e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))
 		}
 	}()
 	return id, nil
 }
 
 // RunTurn runs one turn and returns when it ends; cancelling ctx cancels it.
+// It also takes a person's `!cmd` (run without the model) and `/commands`:
+// a command that makes no model call returns its printed result as the
+// answer with Turn 0; a refused one returns the refusal as the error.
 func (e *Engine) RunTurn(ctx context.Context, req SendRequest) (TurnResult, error) {
+	switch kind, name := classify(req.Text); kind {
+	case inputShell:
+		sr, err := e.Shell(ctx, req)
+		res := TurnResult{SessionID: sr.SessionID, Turn: sr.Turn, Status: "done", Answer: sr.Output, Iterations: 1}
+		if err != nil {
+			return res, err
+		}
+		if sr.ExitCode != 0 || sr.TimedOut {
+			res.Status, res.Error = "error", fmt.Sprintf("the command exited with code %d", sr.ExitCode)
+		}
+		return res, nil
+	case inputCommand:
+		cr, err := e.command(ctx, &req, name)
+		if err != nil {
+			return TurnResult{SessionID: cr.SessionID}, err
+		}
+		if !cr.run {
+			return TurnResult{SessionID: cr.SessionID, Status: "done", Answer: cr.Text}, nil
+		}
+		req.SessionID = cr.SessionID
+	}
 	id, rt, err := e.prepare(ctx, &req)
 	if err != nil {
 		return TurnResult{}, err
@@ -363,7 +392,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 				e.broker.Publish(events.Event{Phase: events.ToolEnd, SessionID: s.ID, Turn: t, Iteration: i, Data: data})
 			},
 		},
-	}, ts.Builtins())
+	}, append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket)))
 	if err != nil {
 		ts.Close()
 		return nil, fmt.Errorf("start sandbox: %w", err)
@@ -429,6 +458,21 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	if err != nil {
 		return TurnResult{SessionID: id}, err
 	}
+	bg := context.WithoutCancel(ctx)
+	if !req.goalRun {
+		// A genuine message resumes a paused or blocked goal with budget left.
+		if _, _, err := e.goals.ResumeForUserTurn(bg, id); err != nil {
+			return TurnResult{SessionID: id}, fmt.Errorf("goal: %w", err)
+		}
+	}
+	turnStart, err := e.goals.Capture(bg, id)
+	if err != nil {
+		return TurnResult{SessionID: id}, fmt.Errorf("goal: %w", err)
+	}
+	addendum := ""
+	if g, ok, err := e.goals.Get(bg, id); err == nil && ok {
+		addendum = goals.SystemPrompt(g)
+	}
 	prev, err := e.recap(ctx, id)
 	if err != nil {
 		return TurnResult{SessionID: id}, err
@@ -442,7 +486,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	userHome, _ := os.UserHomeDir()
 	env := prompt.Env{Workspace: rt.workspace, VisHome: e.home, UserHome: userHome, Channel: req.Channel}
 	stable, warnings := prompt.StableMessages(env, prompt.StableOptions{
-		System:       prompt.SystemOptions{ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace},
+		System:       prompt.SystemOptions{Addendum: addendum, ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace},
 		Shims:        prompt.DefaultShims,
 		SessionBlock: rt.block,
 	})
@@ -466,10 +510,18 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
 		Messages: msgs, View: view,
+		Goal: &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
 	})
+	if ferr := e.goals.FinishTurn(bg, turnStart, res.Status); ferr != nil && err == nil {
+		err = fmt.Errorf("goal: %w", ferr)
+	}
 	e.publishSession(id)
 	out := TurnResult{SessionID: id, Turn: res.Turn, Status: res.Status, Answer: res.Answer, Error: res.Error, Iterations: res.Iterations, Usage: res.Usage}
 	return out, err
+}
+
+func eventWarning(id, msg string) events.Event {
+	return events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": msg, "error": true}}
 }
 
 func (e *Engine) publishSession(id string) {
@@ -555,8 +607,59 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn) func(turn,
 		if util != nil {
 			v["utilization"] = util
 		}
+		if turn > 0 {
+			if g, ok, err := e.goals.Get(context.Background(), id); err == nil && ok {
+				if st, visible := goals.VisibleStatus(g); visible {
+					v["goal_status"] = st
+				}
+			}
+		}
 		return v
 	}
+}
+
+// requestTicket is the goal as the current model request started; the
+// update_goal builtin refuses work that a user change made stale.
+func (rt *sessionRT) requestTicket() goals.Ticket {
+	if t := rt.ticket.Load(); t != nil {
+		return *t
+	}
+	return goals.Ticket{}
+}
+
+// goalHooks adapts the goals service to the loop.
+type goalHooks struct {
+	svc   *goals.Service
+	sid   string
+	start goals.Ticket
+	rt    *sessionRT
+}
+
+func (h *goalHooks) Halt(ctx context.Context) (string, error) {
+	halt, err := h.svc.HaltCheck(ctx, h.start)
+	if err != nil || !halt.Halted() {
+		return "", err
+	}
+	return halt.Message, nil
+}
+
+func (h *goalHooks) Request(ctx context.Context) {
+	if t, err := h.svc.Capture(ctx, h.sid); err == nil {
+		h.rt.ticket.Store(&t)
+	}
+}
+
+func (h *goalHooks) Account(ctx context.Context, usage chat.Usage) {
+	_ = h.svc.Account(ctx, h.rt.requestTicket(), usage) // statistics: a failed write loses no work
+}
+
+func (h *goalHooks) Continuation(ctx context.Context) string {
+	c, _ := h.svc.Continuation(ctx, h.sid)
+	return c
+}
+
+func (e *Engine) publishGoal(g goals.Goal) {
+	e.broker.Publish(events.Event{Phase: events.Goal, SessionID: g.SessionID, Data: map[string]any{"goal": g, "revision": g.Revision}})
 }
 
 // execAdapter lets the loop run programs in a sandbox, and tells the
@@ -653,5 +756,3 @@ func canonical(ws string) string {
 func sessionInfo(s store.Session) SessionInfo {
 	return SessionInfo{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Turns: s.Turns, Created: s.Created, Updated: s.Updated}
 }
-
-var _ = chat.Usage{}

@@ -22,11 +22,12 @@ import (
 
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/goals"
 	"github.com/visdesktop/vis/backend/store"
 )
 
 // Commands lists the first arguments that select the CLI instead of the window.
-var Commands = []string{"run", "sessions", "show", "version", "help", "-h", "-help", "--help"}
+var Commands = []string{"run", "sessions", "show", "goal", "version", "help", "-h", "-help", "--help"}
 
 // Version is set by the build.
 var Version = "dev"
@@ -45,6 +46,8 @@ const usage = `Usage:
                            run one turn headless; PROMPT "-" reads stdin
   vis sessions [--json]    list sessions
   vis show ID [--json]     print a session's transcript
+  vis goal [--workspace DIR] [--session ID | --continue] [--json]
+                           print the session's goal (default: the workspace's latest session)
   vis version
 
 Environment: VIS_HOME (default ~/.vis), VIS_BASE_URL, VIS_MODEL, VIS_API_KEY
@@ -77,6 +80,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return cmdSessions(ctx, args[1:], env)
 	case "show":
 		return cmdShow(ctx, args[1:], env)
+	case "goal":
+		return cmdGoal(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintln(env.Stdout, "vis", Version)
 		return ExitOK
@@ -221,7 +226,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout, strings.TrimRight(res.Answer, "\n"))
 	}
 	switch res.Status {
-	case "done":
+	case "done", "halted": // a goal's budget or a user stop ended it, as asked
 		return ExitOK
 	case "cancelled":
 		fmt.Fprintln(env.Stderr, "vis run: cancelled; session", res.SessionID)
@@ -402,4 +407,61 @@ func orDash(s string) string {
 		return "(untitled)"
 	}
 	return s
+}
+
+func cmdGoal(ctx context.Context, args []string, env Env) int {
+	fs := newFlags("goal", env)
+	workspace := fs.String("workspace", "", "project folder (default: current directory)")
+	session := fs.String("session", "", "the session")
+	fs.Bool("continue", true, "the workspace's most recent session (the default)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return ExitUsage
+	}
+	eng, code := openEngine(ctx, env)
+	if eng == nil {
+		return code
+	}
+	defer eng.Close()
+	sid := *session
+	if sid == "" {
+		ws := *workspace
+		if ws == "" {
+			ws, _ = env.Getwd()
+		}
+		s, err := eng.LatestSession(ctx, ws)
+		if errors.Is(err, store.ErrNotFound) {
+			fmt.Fprintf(env.Stderr, "vis goal: no session yet in %s\n", ws)
+			return ExitUsage
+		}
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "vis goal:", err)
+			return ExitError
+		}
+		sid = s.ID
+	}
+	g, err := eng.Goal(ctx, sid)
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintf(env.Stderr, "vis goal: no session %q\n", sid)
+		return ExitUsage
+	}
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "vis goal:", err)
+		return ExitError
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		if g == nil {
+			fmt.Fprintln(env.Stdout, "null")
+			return ExitOK
+		}
+		_ = enc.Encode(g)
+		return ExitOK
+	}
+	if g == nil {
+		fmt.Fprintln(env.Stdout, "This session has no goal. Set one with: vis run --continue \"/goal <objective>\"")
+		return ExitOK
+	}
+	fmt.Fprintln(env.Stdout, goals.Render(*g))
+	return ExitOK
 }

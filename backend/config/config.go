@@ -33,6 +33,10 @@ type Model struct {
 	Reasoning bool   `yaml:"reasoning,omitempty" json:"reasoning,omitempty"` // native thinking channel
 	Vision    bool   `yaml:"vision,omitempty" json:"vision,omitempty"`
 	Context   int    `yaml:"context,omitempty" json:"context,omitempty"` // input window in tokens
+	// PriceIn and PriceOut are USD per million input/output tokens; 0 =
+	// unknown (no cost is shown).
+	PriceIn  float64 `yaml:"price_in,omitempty" json:"price_in,omitempty"`
+	PriceOut float64 `yaml:"price_out,omitempty" json:"price_out,omitempty"`
 }
 
 // SupportsTools reports whether the model can call tools (default true).

@@ -38,6 +38,7 @@ const (
 	TurnEnd        = "turn-end"
 	SessionChanged = "session-changed"
 	Warning        = "warning"
+	Goal           = "goal" // a persisted goal change; carries "revision"
 )
 
 // Lossy reports whether a phase may be dropped for a slow subscriber.

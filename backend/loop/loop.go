@@ -67,6 +67,23 @@ type State struct {
 	Baseline map[string]any
 }
 
+// Goal lets a session goal (seed 003) steer a turn. The engine adapts
+// backend/goals to it; a session without a goal answers "go on" everywhere.
+type Goal interface {
+	// Halt runs at the top of every iteration, after the previous programs
+	// finished and before any model call. A non-empty message ends the turn
+	// as halted with that message as its answer.
+	Halt(ctx context.Context) (message string, err error)
+	// Request marks the start of a model request; Account charges its
+	// response (every response counts, empty and prose ones included).
+	Request(ctx context.Context)
+	Account(ctx context.Context, usage chat.Usage)
+	// Continuation returns the prompt that continues the turn after a prose
+	// reply while a goal is active (the prose is progress); "" when the
+	// prose is the final answer.
+	Continuation(ctx context.Context) string
+}
+
 // Turn describes one turn to run.
 type Turn struct {
 	SessionID string
@@ -84,6 +101,9 @@ type Turn struct {
 	// View returns the `session` dict for the given scope. Called before
 	// every block and after every executed iteration (for the delta).
 	View func(turn, iter int, utilization map[string]any) map[string]any
+	// Goal, when set, applies the session goal's budget, stops and
+	// continuation (nil = no goal machinery).
+	Goal Goal
 }
 
 // Result is the outcome of a turn.
@@ -193,11 +213,27 @@ func (tr *turnRun) run() Result {
 		if tr.ctx.Err() != nil {
 			return tr.cancelled()
 		}
+		if g := tr.t.Goal; g != nil {
+			msg, err := g.Halt(tr.bg)
+			if err != nil {
+				return Result{Status: StatusError, Error: "goal check: " + err.Error(), Answer: tr.best}
+			}
+			if msg != "" {
+				tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": true, "final": msg, "halted": true})
+				return Result{Status: StatusHalted, Answer: msg}
+			}
+		}
 		tr.iter++
 		it := store.Iteration{TurnID: tr.turnID, Position: tr.iter, Model: tr.t.ModelName, Started: tr.now()}
 		appendedFrom := len(tr.msgs)
 		tr.publish(events.ProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": reason})
+		if g := tr.t.Goal; g != nil {
+			g.Request(tr.bg)
+		}
 		resp, err := tr.stream()
+		if g := tr.t.Goal; g != nil && (err == nil || resp.Content != "" || len(resp.ToolCalls) > 0 || resp.HasUsage) {
+			g.Account(tr.bg, resp.Usage)
+		}
 		it.LLMMs = tr.now().Sub(it.Started).Milliseconds()
 		it.Reasoning, it.Usage = resp.Reasoning, resp.Usage
 		tr.usage = tr.usage.Add(resp.Usage)
@@ -242,6 +278,19 @@ func (tr *turnRun) run() Result {
 
 		if len(calls) == 0 {
 			answer := strings.TrimSpace(content)
+			if answer != "" && resp.FinishReason != "length" && tr.t.Goal != nil {
+				if cont := tr.t.Goal.Continuation(tr.bg); cont != "" {
+					// A goal is active: the prose is progress, the turn goes on.
+					tr.best = answer
+					it.Status, it.Prose = "done", answer
+					tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content}, chat.User(cont))
+					tr.persist(it, appendedFrom)
+					tr.publish(events.AssistantProse, tr.iter, map[string]any{"text": answer, "progress": true})
+					tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": false, "progress": true})
+					reason = "goal-continuation"
+					continue
+				}
+			}
 			if answer != "" && resp.FinishReason != "length" {
 				it.Status, it.Answer = "done", answer
 				tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content})
@@ -266,8 +315,12 @@ func (tr *turnRun) run() Result {
 			tr.publish(events.IterationError, tr.iter, map[string]any{"error": "empty reply", "kind": "empty", "streak": empties})
 			if empties >= EmptyReplyLimit {
 				ans := tr.best
-				if ans == "" {
-					return Result{Status: StatusError, Error: EmptyStopAnswer, Answer: EmptyStopAnswer}
+				if ans == "" || (tr.t.Goal != nil && tr.t.Goal.Continuation(tr.bg) != "") {
+					// With an active goal the stop is a failure, so the goal pauses.
+					if ans == "" {
+						ans = EmptyStopAnswer
+					}
+					return Result{Status: StatusError, Error: EmptyStopAnswer, Answer: ans}
 				}
 				return Result{Status: StatusDone, Answer: ans}
 			}

@@ -1,0 +1,116 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/backend/secrets"
+)
+
+func TestClassify(t *testing.T) {
+	for in, want := range map[string]string{
+		"!ls -la":              "shell",
+		"  /goal fix it":       "command /goal",
+		"/HELP":                "command /help",
+		"/etc/hosts is broken": "turn",
+		"/ tmp":                "turn",
+		"fix /goal later":      "turn",
+		"/x":                   "command /x",
+	} {
+		k, n := classify(in)
+		if got := strings.TrimSpace(k + " " + n); got != want {
+			t.Errorf("classify(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
+	llm := providertest.New(providertest.Reply{Content: []string{"answered"}})
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ch, stop := e.Events().Subscribe(1024)
+	defer stop()
+	ws := t.TempDir()
+
+	r, err := e.Submit(SendRequest{Workspace: ws, Text: "/help"})
+	if err != nil || r.Kind != "command" || !strings.Contains(r.Text, "/goal") || r.SessionID != "" {
+		t.Fatalf("/help = %+v, %v", r, err)
+	}
+	if _, err := e.Submit(SendRequest{Workspace: ws, Text: "/frobnicate"}); !errors.Is(err, ErrUnknownCommand) {
+		t.Fatalf("unknown command: %v", err)
+	}
+	if ss, _ := e.ListSessions(context.Background(), ""); len(ss) != 0 {
+		t.Fatalf("commands created sessions: %v", ss)
+	}
+	r, err = e.Submit(SendRequest{Workspace: ws, Text: "!echo from-shell"})
+	if err != nil || r.Kind != "shell" {
+		t.Fatalf("shell = %+v, %v", r, err)
+	}
+	end := waitFor(t, ch, events.TurnEnd)
+	if end.SessionID != r.SessionID {
+		t.Fatalf("turn-end for %s", end.SessionID)
+	}
+	r2, err := e.Submit(SendRequest{SessionID: r.SessionID, Text: "a question"})
+	if err != nil || r2.Kind != "turn" || r2.SessionID != r.SessionID {
+		t.Fatalf("turn = %+v, %v", r2, err)
+	}
+	if end := waitFor(t, ch, events.TurnEnd); end.Data["answer"] != "answered" {
+		t.Fatalf("turn-end = %v", end.Data)
+	}
+}
+
+func TestStatusForTheFooter(t *testing.T) {
+	llm := providertest.New(
+		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 1000, OutputTokens: 100}},
+		providertest.Reply{Content: []string{"ok"}, Usage: &chat.Usage{InputTokens: 3000, OutputTokens: 200}},
+	)
+	defer llm.Close()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.yml"), []byte("providers:\n  - id: local\n    base_url: "+llm.URL+"\n    models: [{name: priced, context: 8000, price_in: 2, price_out: 10}]\n"), 0o644)
+	e, err := Open(context.Background(), Options{Home: home, Getenv: func(string) string { return "" }, Secrets: secrets.NewWith(filepath.Join(home, "s.json"), nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	ws := t.TempDir()
+	v, err := e.Status(ctx, "", ws)
+	if err != nil || v.Model != "priced" || v.ContextLimit != 8000 || v.CostUSD != nil {
+		t.Fatalf("before a session: %+v %v", v, err)
+	}
+	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err = e.Status(ctx, res.SessionID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Usage.InputTokens != 4000 || v.Usage.OutputTokens != 300 || v.ContextUsed != 3000 || v.CostUSD == nil || *v.CostUSD != (4000*2+300*10)/1e6 {
+		t.Fatalf("status = %+v cost %v", v, v.CostUSD)
+	}
+	if v.Goal != nil || v.Running {
+		t.Fatalf("status = %+v", v)
+	}
+	budget := int64(5)
+	if _, err := e.SetGoal(ctx, res.SessionID, "ship it", &budget); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ = e.Status(ctx, res.SessionID, ""); v.Goal == nil || v.Goal.Status != "active" {
+		t.Fatalf("goal = %+v", v.Goal)
+	}
+	if _, err := e.GoalControl(ctx, res.SessionID, "pause"); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := e.Goal(ctx, res.SessionID); g == nil || g.Status != "paused" {
+		t.Fatalf("after pause: %+v", g)
+	}
+}
