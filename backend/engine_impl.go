@@ -113,6 +113,18 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	ectx, cancel := context.WithCancel(context.Background())
 	e := &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel, sessions: map[string]*sessionRT{}}
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
+	// A goal whose turn died with its process pauses, as a cancelled or
+	// failed turn's goal does; its clock stops there.
+	ids, err := st.InterruptedGoalSessions(ctx)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	for _, id := range ids {
+		if t, err := e.goals.Capture(ctx, id); err == nil {
+			_ = e.goals.FinishTurn(ctx, t, goals.TurnInterrupted)
+		}
+	}
 	return e, nil
 }
 

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -111,5 +112,45 @@ func TestGoalCommandsMakeNoModelCall(t *testing.T) {
 	}
 	if r := e.run("", "goal"); !strings.Contains(r.stdout, "no goal") {
 		t.Fatalf("cleared goal still shown: %q", r.stdout)
+	}
+}
+
+// A goal whose turn died with the process is paused at the next start, and
+// a genuine message resumes it.
+func TestGoalOfAKilledTurnIsPaused(t *testing.T) {
+	e := newEnv(t, providertest.Reply{Code: "print('working')"}, providertest.Reply{Hang: true})
+	c := e.cmd("run", "--json", "/goal finish the migration")
+	stdout, _ := c.StdoutPipe()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	calls := 0
+	for sc.Scan() {
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		if m["event"] == "provider-call" {
+			if calls++; calls == 2 {
+				waitRequests(t, e.llm, 2)
+				c.Process.Kill()
+				break
+			}
+		}
+	}
+	c.Wait()
+	r := e.run("", "goal", "--json")
+	var g map[string]any
+	json.Unmarshal([]byte(r.stdout), &g)
+	if g["status"] != "paused" {
+		t.Fatalf("goal after the kill = %v (%s)", g, r.stderr)
+	}
+	e.llm.Push(providertest.Reply{Code: "update_goal('complete')\nprint('ok')"}, providertest.Reply{Content: []string{"Migrated."}})
+	if r := e.run("", "run", "--continue", "carry on"); r.code != 0 {
+		t.Fatalf("carry on: %d %s", r.code, r.stderr)
+	}
+	r = e.run("", "goal", "--json")
+	json.Unmarshal([]byte(r.stdout), &g)
+	if g["status"] != "complete" {
+		t.Fatalf("goal = %v", g)
 	}
 }

@@ -93,3 +93,26 @@ func (s *Store) CompareAndSwapGoal(ctx context.Context, expected int64, g Goal) 
 	}
 	return swapped, nil
 }
+
+// InterruptedGoalSessions returns the sessions whose goal is active while
+// their latest turn ended interrupted (its process died): their goal's
+// turn never finished, so the engine pauses it at start-up.
+func (s *Store) InterruptedGoalSessions(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT g.session_id FROM goals g
+		WHERE g.status = 'active'
+		  AND (SELECT t.status FROM turns t WHERE t.session_id = g.session_id ORDER BY t.position DESC LIMIT 1) = 'interrupted'`)
+	if err != nil {
+		return nil, fmt.Errorf("interrupted goal sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("interrupted goal sessions: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
