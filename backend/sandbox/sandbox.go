@@ -63,7 +63,17 @@ type Builtin struct {
 	// int64, float64, string, []any, map[string]any. It returns the same kinds
 	// (also int, []string, []map[string]any, map[string]string).
 	Fn func(ctx context.Context, args map[string]any) (any, error)
+	// Variadic passes arguments raw instead of binding them to Params: the
+	// positional arguments arrive as args[VarArgs] ([]any, possibly empty)
+	// and every keyword argument under its own name. Params then only
+	// document the leading positionals for doc(). For tools with their own
+	// grammar, such as run_tests(language, arg) or run_tests(paths=[...]).
+	Variadic bool
 }
+
+// VarArgs is the key under which a Variadic builtin receives its positional
+// arguments (no keyword argument can have this name).
+const VarArgs = "*args"
 
 // Param is one parameter of a Builtin.
 type Param struct {
@@ -411,10 +421,16 @@ func paramList(b *Builtin) string {
 			ps = append(ps, p.Name+"=…")
 		}
 	}
+	if b.Variadic {
+		ps = append(ps, "**options")
+	}
 	return b.Name + "(" + strings.Join(ps, ", ") + ")"
 }
 
 func (in *Interp) bindArgs(b *Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[string]any, error) {
+	if b.Variadic {
+		return bindRaw(b, args, kwargs)
+	}
 	if len(args) > len(b.Params) {
 		return nil, &ArgError{fmt.Sprintf("%s takes at most %d positional arguments (%d given); signature: %s", b.Name, len(b.Params), len(args), paramList(b))}
 	}
@@ -454,6 +470,29 @@ func (in *Interp) bindArgs(b *Builtin, args starlark.Tuple, kwargs []starlark.Tu
 		if p.Required && !set[p.Name] {
 			return nil, &ArgError{fmt.Sprintf("%s missing required argument '%s'; signature: %s", b.Name, p.Name, paramList(b))}
 		}
+	}
+	return bound, nil
+}
+
+// bindRaw passes a Variadic builtin's arguments as they came.
+func bindRaw(b *Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[string]any, error) {
+	pos := make([]any, len(args))
+	for i, a := range args {
+		v, err := toGo(a)
+		if err != nil {
+			return nil, &ArgError{fmt.Sprintf("%s: argument %d: %v", b.Name, i+1, err)}
+		}
+		pos[i] = v
+	}
+	bound := make(map[string]any, len(kwargs)+1)
+	bound[VarArgs] = pos
+	for _, kv := range kwargs {
+		k := string(kv[0].(starlark.String))
+		v, err := toGo(kv[1])
+		if err != nil {
+			return nil, &ArgError{fmt.Sprintf("%s: argument %s: %v", b.Name, k, err)}
+		}
+		bound[k] = v
 	}
 	return bound, nil
 }
