@@ -37,3 +37,39 @@ export function tokens(u: { input_tokens: number; output_tokens: number; cached_
   if (u.reasoning_tokens) parts.push(`${n(u.reasoning_tokens)} reasoning`)
   return parts.join(' · ') + ' tokens'
 }
+
+/** "512 B", "4.0 KB", "1.3 MB". */
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
+  return `${(n / 1024 / 1024).toFixed(1)} MB`
+}
+
+/** Outputs longer than this many lines or characters are folded. */
+export const FOLD_LINES = 40
+export const FOLD_CHARS = 4096
+
+export interface Folded {
+  /** What to show while folded (all of text when nothing is hidden). */
+  head: string
+  /** Lines and characters left out of head (0 when not folded). */
+  hiddenLines: number
+  hiddenChars: number
+}
+
+/**
+ * The start of text for a folded view: at most maxLines lines and about
+ * maxChars characters, cut at a line end when one is near. Text within both
+ * limits is not folded.
+ */
+export function fold(text: string, maxLines = FOLD_LINES, maxChars = FOLD_CHARS): Folded {
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n')
+  if (lines.length <= maxLines && text.length <= maxChars) return { head: text, hiddenLines: 0, hiddenChars: 0 }
+  let head = lines.slice(0, maxLines).join('\n')
+  if (head.length > maxChars) {
+    const nl = head.lastIndexOf('\n', maxChars)
+    head = head.slice(0, nl > maxChars / 2 ? nl : maxChars)
+  }
+  const shownLines = head.split('\n').length
+  return { head, hiddenLines: Math.max(0, lines.length - shownLines), hiddenChars: text.length - head.length }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyEvents, emptyView, errorText, fromSnapshot, PendingEvents, programCount } from './transcript'
+import { applyEvents, emptyView, errorText, exitCodeOf, fromSnapshot, PendingEvents, programCount, ToolMemory } from './transcript'
 import type { TranscriptView, TurnView } from './transcript'
 import type { Iteration, Transcript, Turn, VisEvent } from './types'
 // A real turn recorded from `vis run --json` against the scripted LLM
@@ -115,6 +115,53 @@ describe('fromSnapshot', () => {
     expect(t.usage).toMatchObject({ input_tokens: 3000, output_tokens: 62 })
     expect(t.iterations.map((it) => it.programs.map((p) => p.code))).toEqual([["print(cat('README.md')['text'])"], ['boom()'], []])
     expect(t.iterations[0].programs[0].output).toContain('A tiny demo project.')
+    expect(t.channel).toBe('cli')
+  })
+
+  it('makes one program per call, each with its own output and error', () => {
+    const v = fromSnapshot(
+      snapshot(3, [
+        turn(1, {
+          iterations: [
+            iteration(1, {
+              status: 'error',
+              code: 'print(1)\n\nboom()',
+              output: '1\n',
+              error: 'runtime error: boom',
+              calls: [
+                { call_id: 'a', code: 'print(1)', output: '1\n', duration_ms: 4 },
+                { call_id: 'b', code: 'boom()', output: '', duration_ms: 1, error: { phase: 'runtime', message: 'boom', line: 1, hint: 'define it' } },
+              ],
+            }),
+          ],
+        }),
+      ]),
+    )
+    const it = v.turns[0].iterations[0]
+    expect(it.programs.map((p) => [p.callId, p.code, p.output, p.error, p.hint, p.line, p.duration_ms])).toEqual([
+      ['a', 'print(1)', '1\n', '', '', 0, 4],
+      ['b', 'boom()', '', 'runtime error: boom', 'define it', 1, 1],
+    ])
+    // The program errors are shown with the programs, not again for the iteration.
+    expect(it.error).toBe('')
+  })
+
+  it.each([
+    ['exit 0', '`ls` exited with code 0.', '', 0, ''],
+    ['non-zero exit (not an error of its own)', '`false` exited with code 1.', 'exit code 1', 1, ''],
+    ['timed out', '`sleep 1e9` exited with code -1.', 'timed out after 10m0s', -1, 'timed out after 10m0s'],
+  ])('reads a person\'s !cmd turn: %s', (_, answer, itErr, code, wantErr) => {
+    const t = fromSnapshot(
+      snapshot(3, [
+        turn(1, {
+          channel: 'shell',
+          request: '!ls',
+          answer,
+          iterations: [iteration(1, { code: '!ls', output: 'a\nb\n', error: itErr, calls: [{ call_id: '', code: '!ls', output: 'a\nb\n', duration_ms: 3 }] })],
+        }),
+      ]),
+    ).turns[0]
+    expect(t.iterations[0].programs).toMatchObject([{ shell: true, exitCode: code, output: 'a\nb\n', error: wantErr }])
   })
 
   it('accepts a snapshot whose lists are null (Go nil slices)', () => {
@@ -154,10 +201,10 @@ describe('applyEvents with the recorded turn', () => {
     [5, 'thinking', { text: '', reasoning: 'The user wants an overview.', programs: [] }],
     [7, 'writing prose', { text: 'Let me read the README.', programs: [] }],
     [12, 'writing a program', { programs: [{ code: "print(cat('README.m", writing: true, running: false }] }],
-    [16, 'running it', { text: 'Let me read the README.', programs: [{ code: "print(cat('README.md')['text'])", writing: false, running: true, tool: '' }] }],
-    [17, 'inside a tool call', { programs: [{ running: true, tool: 'cat path=README.md' }] }],
-    [18, 'after the tool call', { programs: [{ running: true, tool: '' }] }],
-    [19, 'with its output', { status: 'running', programs: [{ running: false, output: '     1│ # Demo\n     2│ A tiny demo project.\n' }] }],
+    [16, 'running it', { text: 'Let me read the README.', programs: [{ code: "print(cat('README.md')['text'])", writing: false, running: true, tools: [] }] }],
+    [17, 'inside a tool call', { programs: [{ running: true, tools: [{ name: 'cat', args: 'path=README.md', running: true }] }] }],
+    [18, 'after the tool call', { programs: [{ running: true, tools: [{ name: 'cat', running: false, duration_ms: 0, error: '' }] }] }],
+    [19, 'with its output', { status: 'running', programs: [{ running: false, output: '     1│ # Demo\n     2│ A tiny demo project.\n', tools: [{ name: 'cat' }] }] }],
     [20, 'settled', { status: 'done' }],
   ])('shows iteration 1 at seq %d (%s)', (seq, _, want) => {
     const v = upTo(seq)
@@ -169,7 +216,21 @@ describe('applyEvents with the recorded turn', () => {
   it('shows a failed program with its error', () => {
     const it2 = upTo(28).turns[0].iterations[1]
     expect(it2.status).toBe('error')
-    expect(it2.programs).toMatchObject([{ code: 'boom()', error: "runtime error: NameError: name 'boom' is not defined (nothing in this block ran)" }])
+    expect(it2.programs).toMatchObject([
+      {
+        code: 'boom()',
+        error: "runtime error: NameError: name 'boom' is not defined (nothing in this block ran)",
+        line: 1,
+        hint: expect.stringContaining('check the spelling'),
+      },
+    ])
+  })
+
+  it('keeps the error hint the snapshot gives on reload', () => {
+    const live = applyEvents(fresh(), events).view.turns[0].iterations[1].programs[0]
+    const reloaded = fromSnapshot(recorded).turns[0].iterations[1].programs[0]
+    expect([reloaded.error, reloaded.hint, reloaded.line]).toEqual([live.error, live.hint, live.line])
+    expect(reloaded.hint).not.toBe('')
   })
 
   it('streams the answer, then shows it once as the answer', () => {
@@ -277,9 +338,90 @@ describe('applyEvents', () => {
     expect(view.turns).toHaveLength(1)
   })
 
+  it('puts tool calls on the program of the iteration the event names', () => {
+    const v = applyEvents(base(), [
+      ev(11, 'turn-start', { request: 'q' }),
+      ev(12, 'provider-call', { iteration: 1 }),
+      ev(13, 'form-start', { iteration: 1, call_id: 'a', code: 'x()', index: 0 }),
+      ev(14, 'tool-start', { iteration: 1, name: 'grep', args: 'pattern=foo' }),
+      ev(15, 'tool-end', { iteration: 1, name: 'grep', duration_ms: 12 }),
+      ev(16, 'tool-start', { iteration: 1, name: 'shell', args: 'cmd=make' }),
+      ev(17, 'tool-end', { iteration: 1, name: 'shell', duration_ms: 40, error: 'exit status 2' }),
+      ev(18, 'tool-start', { iteration: 1, name: 'cat', args: 'path=a' }),
+    ]).view
+    expect(v.turns[1].iterations[0].programs[0].tools).toEqual([
+      { name: 'grep', args: 'pattern=foo', duration_ms: 12, error: '', running: false },
+      { name: 'shell', args: 'cmd=make', duration_ms: 40, error: 'exit status 2', running: false },
+      { name: 'cat', args: 'path=a', duration_ms: 0, error: '', running: true },
+    ])
+    // The program's result ends a tool call whose end was lost.
+    const done = applyEvents(v, [ev(19, 'form-result', { iteration: 1, call_id: 'a', code: 'x()', output: 'ok', clipped: true, duration_ms: 70 })]).view
+    expect(done.turns[1].iterations[0].programs[0]).toMatchObject({ running: false, output: 'ok', clipped: true, duration_ms: 70 })
+    expect(done.turns[1].iterations[0].programs[0].tools.map((t) => t.running)).toEqual([false, false, false])
+  })
+
+  it('streams a person\'s !cmd as a shell program with its exit code', () => {
+    const a = applyEvents(base(), [
+      ev(11, 'turn-start', { request: '!ls', channel: 'shell' }),
+      ev(12, 'form-start', { iteration: 1, code: '!ls', shell: true }),
+    ]).view
+    expect(a.turns[1].channel).toBe('shell')
+    expect(a.turns[1].iterations[0].programs).toMatchObject([{ code: '!ls', running: true, shell: true, exitCode: null }])
+    const b = applyEvents(a, [ev(13, 'form-result', { iteration: 1, code: '!ls', output: 'x\n', exit_code: 2, duration_ms: 5, shell: true })]).view
+    expect(b.turns[1].iterations[0].programs).toMatchObject([{ running: false, output: 'x\n', exitCode: 2, shell: true }])
+    expect(b.turns[1].iterations[0].programs).toHaveLength(1)
+  })
+
   it('changes nothing when no session is open', () => {
     const v = emptyView()
     expect(applyEvents(v, [ev(1, 'turn-start')]).view).toBe(v)
+  })
+})
+
+describe('exitCodeOf', () => {
+  it.each([
+    ['`ls` exited with code 0.', 0],
+    ['`x` exited with code 127.', 127],
+    ['no code here', null],
+  ])('%s → %s', (answer, want) => {
+    expect(exitCodeOf(answer)).toBe(want)
+  })
+})
+
+describe('ToolMemory', () => {
+  it('puts the tool calls seen live back after the reload at turn end', () => {
+    const m = new ToolMemory()
+    const live = m.fill(applyEvents(fresh(), events.filter((e) => e.seq <= 33)).view)
+    expect(live.turns[0].iterations[0].programs[0].tools.map((t) => t.name)).toEqual(['cat'])
+    const reloaded = m.fill(fromSnapshot(recorded))
+    expect(reloaded.turns[0].iterations[0].programs[0].tools).toEqual(live.turns[0].iterations[0].programs[0].tools)
+    expect(reloaded.turns[0].iterations[1].programs[0].tools).toEqual([])
+  })
+
+  it('leaves a view without remembered tools as it is', () => {
+    const v = fromSnapshot(recorded)
+    expect(new ToolMemory().fill(v)).toBe(v)
+  })
+
+  it('does not give tools to a different program at the same place', () => {
+    const m = new ToolMemory()
+    m.fill(applyEvents(fresh(), events.filter((e) => e.seq <= 19)).view)
+    const other = fromSnapshot(recorded)
+    other.turns[0].iterations[0].programs[0] = { ...other.turns[0].iterations[0].programs[0], code: 'print(2)' }
+    expect(m.fill(other).turns[0].iterations[0].programs[0].tools).toEqual([])
+  })
+
+  it('forgets the oldest beyond its cap', () => {
+    const m = new ToolMemory(1)
+    const v1 = m.fill(applyEvents(fresh(), events.filter((e) => e.seq <= 19)).view)
+    expect(v1.turns[0].iterations[0].programs[0].tools).toHaveLength(1)
+    const other = applyEvents(fromSnapshot(snapshot(0, [], false, 'other')), [
+      { ...ev(1, 'turn-start', { turn: 1, request: 'q' }), session_id: 'other' },
+      { ...ev(2, 'form-start', { turn: 1, iteration: 1, code: 'y()', call_id: 'c' }), session_id: 'other' },
+      { ...ev(3, 'tool-start', { turn: 1, iteration: 1, name: 'ls' }), session_id: 'other' },
+    ]).view
+    m.fill(other)
+    expect(m.fill(fromSnapshot(recorded)).turns[0].iterations[0].programs[0].tools).toEqual([])
   })
 })
 

@@ -12,21 +12,44 @@
 //     (published between the snapshot's seq and its read) change nothing
 //     but its status, so no program is shown twice;
 //   - turn-end asks the caller to reload the snapshot, which is the truth.
-// The payloads are those of backend/loop (publish calls) and
-// backend/engine_impl.go (tool-start/tool-end, warning, session-changed).
-import type { Iteration, Transcript, Turn, Usage, VisEvent } from './types'
+//   - tool calls inside a program (tool-start/tool-end) are live only: the
+//     snapshot does not keep them, so ToolMemory carries them over a reload.
+// The payloads are those of backend/loop (publish calls),
+// backend/engine_impl.go (tool-start/tool-end, warning, session-changed) and
+// backend/sessions.go (a person's !cmd: form-start/form-result with shell).
+import type { Call, Iteration, Transcript, Turn, Usage, VisEvent } from './types'
+
+/** One tool call a program made (cat, grep, shell, ...). */
+export interface ToolRun {
+  name: string
+  /** Short argument summary, e.g. "path=README.md". */
+  args: string
+  duration_ms: number
+  error: string
+  running: boolean
+}
 
 /** A program the model ran (or is writing), with what it printed. */
 export interface Program {
   callId: string
   code: string
   output: string
+  /** "runtime error: NameError: ..." ("" when it worked). */
   error: string
+  /** What to do about the error, and the program line it points at (0 = none). */
+  hint: string
+  line: number
+  /** The engine cut the output it kept in the event (the full text is in the store). */
+  clipped: boolean
+  duration_ms: number
   /** Streamed arguments seen (tool-preview) but not started yet. */
   writing: boolean
   running: boolean
-  /** The tool call running inside the program right now, e.g. "cat path=README.md". */
-  tool: string
+  /** Tool calls in the order they started. */
+  tools: ToolRun[]
+  /** A person's !cmd (code is "!cmd") and its exit code once known. */
+  shell: boolean
+  exitCode: number | null
 }
 
 /** One provider round trip of a turn. */
@@ -72,17 +95,61 @@ function zeroUsage(): Usage {
   return { input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0 }
 }
 
-function iterationFromSnapshot(it: Iteration): IterationView {
+/** A program with every field at its zero value, then p. */
+export function program(p: Partial<Program> = {}): Program {
+  return {
+    callId: '',
+    code: '',
+    output: '',
+    error: '',
+    hint: '',
+    line: 0,
+    clipped: false,
+    duration_ms: 0,
+    writing: false,
+    running: false,
+    tools: [],
+    shell: false,
+    exitCode: null,
+    ...p,
+  }
+}
+
+function programFromCall(c: Call): Program {
+  return program({
+    callId: c.call_id ?? '',
+    code: c.code ?? '',
+    output: c.output ?? '',
+    error: errorText(c.error),
+    hint: c.error?.hint ?? '',
+    line: c.error?.line ?? 0,
+    duration_ms: c.duration_ms ?? 0,
+  })
+}
+
+/** The exit code in a !cmd turn's answer ("`ls` exited with code 2."), null when absent. */
+export function exitCodeOf(answer: string): number | null {
+  const m = /exited with code (-?\d+)/.exec(answer)
+  return m ? Number(m[1]) : null
+}
+
+function iterationFromSnapshot(it: Iteration, turn: Turn): IterationView {
+  let programs = (it.calls ?? []).map(programFromCall)
+  // A snapshot from before calls were listed: one program for the iteration.
+  if (!programs.length && it.code) programs = [program({ code: it.code, output: it.output ?? '', error: it.error ?? '' })]
+  if (turn.channel === 'shell') {
+    // A person's !cmd: one program; a non-zero exit is not an error of its own.
+    const err = /^exit code -?\d+$/.test(it.error ?? '') ? '' : (it.error ?? '')
+    programs = programs.map((p) => ({ ...p, shell: true, exitCode: exitCodeOf(turn.answer ?? ''), error: p.error || err }))
+  }
   return {
     position: it.position,
     status: it.status,
     reasoning: it.reasoning ?? '',
     text: it.prose ?? '',
-    programs: it.code
-      ? [{ callId: '', code: it.code, output: it.output ?? '', error: it.error ?? '', writing: false, running: false, tool: '' }]
-      : [],
+    programs,
     // A program's error is shown with the program.
-    error: it.code ? '' : (it.error ?? ''),
+    error: programs.length ? '' : (it.error ?? ''),
     retry: '',
     usage: it.usage ?? zeroUsage(),
     duration_ms: it.duration_ms ?? 0,
@@ -103,7 +170,8 @@ export function fromSnapshot(t: Transcript): TranscriptView {
     answer: turn.answer ?? '',
     error: turn.error ?? '',
     usage: turn.usage ?? zeroUsage(),
-    iterations: (turn.iterations ?? []).map(iterationFromSnapshot),
+    channel: turn.channel ?? '',
+    iterations: (turn.iterations ?? []).map((it) => iterationFromSnapshot(it, turn)),
   }))
   const last = turns[turns.length - 1]
   const running = !!t.running && !!last && !FINAL.has(last.status)
@@ -121,10 +189,10 @@ export function fromSnapshot(t: Transcript): TranscriptView {
   }
 }
 
-function newTurn(position: number, request: string): TurnView {
+function newTurn(position: number, request: string, channel: string): TurnView {
   return {
     position,
-    channel: 'desktop',
+    channel,
     request,
     status: 'running',
     answer: '',
@@ -219,7 +287,7 @@ function setProgram(it: IterationView, match: (p: Program, k: number) => boolean
   const programs = it.programs.slice()
   const k = programs.findIndex(match)
   if (k >= 0) programs[k] = { ...programs[k], ...p }
-  else programs.push({ callId: '', code: '', output: '', error: '', writing: false, running: false, tool: '', ...p })
+  else programs.push(program(p))
   return { ...it, programs }
 }
 
@@ -240,14 +308,14 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
     }
     let i = turns.findIndex((t) => t.position === pos)
     if (i < 0 && pos > 0) {
-      turns = [...turns, newTurn(pos, str(e.request))].sort((a, b) => a.position - b.position)
+      turns = [...turns, newTurn(pos, str(e.request), str(e.channel) || 'desktop')].sort((a, b) => a.position - b.position)
       i = turns.findIndex((t) => t.position === pos)
     }
     let t: TurnView | undefined = i >= 0 ? turns[i] : undefined
     switch (e.event) {
       case 'turn-start':
         running = true
-        if (t) t = { ...t, status: 'running', request: t.request || str(e.request) }
+        if (t) t = { ...t, status: 'running', request: t.request || str(e.request), channel: str(e.channel) || t.channel }
         break
       case 'provider-call':
         // Each call is one iteration; a call repeated for a retry starts over.
@@ -276,7 +344,7 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
             // The n-th program of the iteration, while its arguments stream.
             if (it.programs.length > n && !it.programs[n].writing) return { ...it, retry: '' }
             const programs = it.programs.slice()
-            const p: Program = { callId: '', code: str(e.code), output: '', error: '', writing: true, running: false, tool: '' }
+            const p = program({ code: str(e.code), writing: true })
             if (programs.length > n) programs[n] = p
             else programs.push(p)
             return { ...it, programs, retry: '' }
@@ -294,6 +362,7 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
               code,
               writing: false,
               running: true,
+              shell: e.shell === true,
             }),
           )
         }
@@ -302,30 +371,54 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
         if (t) {
           const callId = str(e.call_id)
           const code = str(e.code)
-          t = live(t, iter, (it) =>
-            setProgram(it, (p) => (callId !== '' ? p.callId === callId : p.running && p.code === code), {
+          const err = e.error && typeof e.error === 'object' ? (e.error as Record<string, unknown>) : {}
+          t = live(t, iter, (it) => {
+            const k = it.programs.findIndex((p) => (callId !== '' ? p.callId === callId : p.running && p.code === code))
+            const tools = k >= 0 ? it.programs[k].tools.map((x) => (x.running ? { ...x, running: false } : x)) : []
+            return setProgram(it, (_, j) => j === k, {
               callId,
               code,
               output: str(e.output),
               error: errorText(e.error),
+              hint: str(err.hint),
+              line: num(err.line),
+              clipped: e.clipped === true,
+              duration_ms: num(e.duration_ms),
               writing: false,
               running: false,
-              tool: '',
-            }),
-          )
+              tools,
+              shell: e.shell === true,
+              exitCode: typeof e.exit_code === 'number' ? e.exit_code : null,
+            })
+          })
         }
         break
       case 'tool-start':
       case 'tool-end':
         if (t && t.status === 'running') {
-          const label = e.event === 'tool-start' ? [str(e.name), str(e.args)].filter(Boolean).join(' ') : ''
-          const its = t.iterations.slice()
-          const k = its.length - 1
-          if (k >= 0 && !its[k].settled) {
-            const programs = its[k].programs.map((p) => (p.running ? { ...p, tool: label } : p))
-            its[k] = { ...its[k], programs }
-            t = { ...t, iterations: its }
-          }
+          // The iteration named by the event, else the newest one.
+          const at = iter > 0 ? iter : (t.iterations[t.iterations.length - 1]?.position ?? 0)
+          const start = e.event === 'tool-start'
+          t = live(t, at, (it) => {
+            // The program running now (the last one that started).
+            let k = -1
+            for (let j = it.programs.length - 1; j >= 0; j--) if (it.programs[j].running) { k = j; break }
+            if (k < 0) return it
+            const p = it.programs[k]
+            let tools = p.tools
+            if (start) {
+              tools = [...tools, { name: str(e.name), args: str(e.args), duration_ms: 0, error: '', running: true }]
+            } else {
+              let j = -1
+              for (let x = tools.length - 1; x >= 0; x--) if (tools[x].running && tools[x].name === str(e.name)) { j = x; break }
+              if (j < 0) return it
+              tools = tools.slice()
+              tools[j] = { ...tools[j], running: false, duration_ms: num(e.duration_ms), error: errorText(e.error) }
+            }
+            const programs = it.programs.slice()
+            programs[k] = { ...p, tools }
+            return { ...it, programs }
+          })
         }
         break
       case 'iteration-final':
@@ -411,5 +504,57 @@ export class PendingEvents {
     this.buf.push(...events)
     if (this.buf.length > this.cap) this.buf.splice(0, this.buf.length - this.cap)
     return true
+  }
+}
+
+/**
+ * Remembers the tool calls seen live, per session, turn, iteration and
+ * program, and puts them back into views read from a snapshot (which does not
+ * keep them), so the cards do not vanish when a turn ends and the view
+ * reloads. A program gets remembered tools only when its code is the same.
+ * Bounded: the oldest entries go first. Not shared between windows or runs.
+ */
+export class ToolMemory {
+  private seen = new Map<string, { code: string; tools: ToolRun[] }>()
+  private done = new WeakMap<TurnView, TurnView>()
+  constructor(private readonly cap = 50_000) {}
+
+  /** view with remembered tool calls filled in; view itself when nothing changes. */
+  fill(view: TranscriptView): TranscriptView {
+    let changed = false
+    const turns = view.turns.map((t) => {
+      let out = this.done.get(t)
+      if (!out) {
+        out = this.fillTurn(view.sessionId, t)
+        this.done.set(t, out)
+      }
+      if (out !== t) changed = true
+      return out
+    })
+    return changed ? { ...view, turns } : view
+  }
+
+  private fillTurn(sid: string, t: TurnView): TurnView {
+    let changed = false
+    const iterations = t.iterations.map((it) => {
+      let itChanged = false
+      const programs = it.programs.map((p, k) => {
+        const key = `${sid}\u0000${t.position}\u0000${it.position}\u0000${k}`
+        if (p.tools.length) {
+          this.seen.delete(key)
+          this.seen.set(key, { code: p.code, tools: p.tools })
+          if (this.seen.size > this.cap) this.seen.delete(this.seen.keys().next().value as string)
+          return p
+        }
+        const got = this.seen.get(key)
+        if (!got || p.writing || got.code !== p.code) return p
+        itChanged = true
+        return { ...p, tools: got.tools.map((x) => (x.running && !p.running ? { ...x, running: false } : x)) }
+      })
+      if (!itChanged) return it
+      changed = true
+      return { ...it, programs }
+    })
+    return changed ? { ...t, iterations } : t
   }
 }
