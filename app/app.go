@@ -45,6 +45,8 @@ type App struct {
 	eng  Engine
 	opts Options
 
+	logMu sync.Mutex // serialises appends to the frontend log
+
 	mu        sync.Mutex
 	ctx       context.Context // lives from startup to shutdown; Background before
 	shell     Shell
@@ -76,6 +78,9 @@ func New(eng Engine, opts Options) *App {
 		if d, err := checkDir(st.Workspace); err == nil {
 			ws = d
 		}
+	}
+	if ws != "" {
+		st.remember(ws)
 	}
 	return &App{eng: eng, opts: opts, ctx: context.Background(), state: st, workspace: ws}
 }
@@ -118,7 +123,25 @@ func (a *App) base() (context.Context, Shell) {
 func (a *App) Startup() (Startup, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return Startup{Workspace: a.workspace, Home: a.opts.Home, Version: a.opts.Version}, nil
+	return Startup{Workspace: a.workspace, Recent: existingDirs(a.state.Recent), Home: a.opts.Home, Version: a.opts.Version}, nil
+}
+
+// RecentFolders lists the folders opened lately that still exist, newest
+// first.
+func (a *App) RecentFolders() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return existingDirs(a.state.Recent)
+}
+
+func existingDirs(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, d := range in {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // ListSessions lists the sessions of workspace, newest first as the engine
@@ -181,6 +204,261 @@ func (a *App) Send(sessionID, workspace, text string) (string, error) {
 	return id, nil
 }
 
+// Submit is the composer's one entry point and returns at once: a message
+// starts a turn, `!cmd` runs a shell command in the workspace without the
+// model (both in the background; events report them), `/command ...` runs a
+// slash command whose printed result is in Text (a refusal is the error,
+// ending with the command's usage). sessionID "" starts a new session in
+// workspace.
+func (a *App) Submit(sessionID, workspace, text string) (SubmitResult, error) {
+	if strings.TrimSpace(text) == "" {
+		return SubmitResult{}, fmt.Errorf("submit: %w: the message is empty", ErrInput)
+	}
+	req := backend.SendRequest{SessionID: sessionID, Text: text, Channel: backend.ChannelDesktop}
+	// A slash command such as /help needs no folder; the engine says when one does.
+	command := strings.HasPrefix(strings.TrimSpace(text), "/")
+	if workspace != "" || (sessionID == "" && !command) {
+		dir, err := checkDir(workspace)
+		if err != nil {
+			return SubmitResult{}, fmt.Errorf("submit: %w", err)
+		}
+		req.Workspace = dir
+	}
+	res, err := a.eng.Submit(req)
+	if err != nil {
+		return SubmitResult{}, fmt.Errorf("submit: %w", err)
+	}
+	return SubmitResult{Kind: res.Kind, SessionID: res.SessionID, Text: res.Text}, nil
+}
+
+// SlashCommands lists the commands the composer offers after "/".
+func (a *App) SlashCommands() []SlashCommand {
+	in := a.eng.SlashCommands()
+	out := make([]SlashCommand, 0, len(in))
+	for _, c := range in {
+		out = append(out, SlashCommand{Name: c.Name, Usage: c.Usage, Summary: c.Summary})
+	}
+	return out
+}
+
+// Status returns the footer's figures for a session, or for workspace when
+// sessionID is "" (no session yet).
+func (a *App) Status(sessionID, workspace string) (Status, error) {
+	ctx, _ := a.base()
+	v, err := a.eng.Status(ctx, sessionID, workspace)
+	if err != nil {
+		return Status{}, fmt.Errorf("status: %w", err)
+	}
+	return toStatus(v), nil
+}
+
+// RenameSession sets a session's title.
+func (a *App) RenameSession(sessionID, title string) error {
+	if strings.TrimSpace(sessionID) == "" {
+		return fmt.Errorf("rename session: %w: no session id", ErrInput)
+	}
+	if strings.TrimSpace(title) == "" {
+		return fmt.Errorf("rename session: %w: the title is empty", ErrInput)
+	}
+	ctx, _ := a.base()
+	if err := a.eng.RenameSession(ctx, sessionID, strings.TrimSpace(title)); err != nil {
+		return fmt.Errorf("rename session: %w", err)
+	}
+	return nil
+}
+
+// DeleteSession removes a session and its turns. A session running a turn
+// is refused: stop it first.
+func (a *App) DeleteSession(sessionID string) error {
+	if strings.TrimSpace(sessionID) == "" {
+		return fmt.Errorf("delete session: %w: no session id", ErrInput)
+	}
+	ctx, _ := a.base()
+	if err := a.eng.DeleteSession(ctx, sessionID); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
+
+// SearchLimit is the most hits Search returns.
+const SearchLimit = 50
+
+// Search finds turns, in every workspace, whose request or answer match the
+// words of query; a blank query finds nothing.
+func (a *App) Search(query string) ([]SearchHit, error) {
+	if strings.TrimSpace(query) == "" {
+		return []SearchHit{}, nil
+	}
+	ctx, _ := a.base()
+	hits, err := a.eng.Search(ctx, query, SearchLimit)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return toSearchHits(hits), nil
+}
+
+// Prompt returns exactly what was sent for one iteration of a turn, message
+// by message and block by block (the prompt inspector).
+func (a *App) Prompt(sessionID string, turn, iteration int) (PromptView, error) {
+	if strings.TrimSpace(sessionID) == "" || turn < 1 || iteration < 1 {
+		return PromptView{}, fmt.Errorf("prompt: %w: need a session, a turn and an iteration (got %q, %d, %d)", ErrInput, sessionID, turn, iteration)
+	}
+	ctx, _ := a.base()
+	v, err := a.eng.Prompt(ctx, sessionID, turn, iteration)
+	if err != nil {
+		return PromptView{}, fmt.Errorf("prompt: %w", err)
+	}
+	return toPromptView(v), nil
+}
+
+// Settings returns the window's provider settings and what is in effect.
+// The API key is never part of it.
+func (a *App) Settings() (Settings, error) {
+	ctx, _ := a.base()
+	v, err := a.eng.Settings(ctx)
+	if err != nil {
+		return toSettings(v), fmt.Errorf("settings: %w", err)
+	}
+	return toSettings(v), nil
+}
+
+// SaveSettings validates and saves the window's provider; the key is stored
+// in the OS keyring or a 0600 file, as KeyAction says.
+func (a *App) SaveSettings(in SettingsInput) (Settings, error) {
+	req := backend.SaveSettingsRequest{
+		Preset: in.Preset, BaseURL: strings.TrimSpace(in.BaseURL), Model: strings.TrimSpace(in.Model),
+		Reasoning: in.Reasoning, Models: fromModels(in.Models),
+	}
+	switch in.KeyAction {
+	case "", KeyKeep:
+	case KeySet:
+		k := strings.TrimSpace(in.APIKey)
+		if k == "" {
+			return Settings{}, fmt.Errorf("save settings: %w: the API key is empty (choose \"remove the key\" to delete it)", ErrInput)
+		}
+		req.APIKey = &k
+	case KeyDelete:
+		empty := ""
+		req.APIKey = &empty
+	default:
+		return Settings{}, fmt.Errorf("save settings: %w: key action %q", ErrInput, in.KeyAction)
+	}
+	ctx, _ := a.base()
+	v, err := a.eng.SaveSettings(ctx, req)
+	if err != nil {
+		return Settings{}, fmt.Errorf("save settings: %w", err)
+	}
+	return toSettings(v), nil
+}
+
+// keyArg is the key to try against an endpoint: the one typed in the dialog,
+// or (when "") the stored one.
+func keyArg(apiKey string) *string {
+	if k := strings.TrimSpace(apiKey); k != "" {
+		return &k
+	}
+	return nil
+}
+
+// ListModels asks the endpoint at baseURL for its models. apiKey "" uses the
+// stored key.
+func (a *App) ListModels(baseURL, apiKey string) ([]string, error) {
+	if strings.TrimSpace(baseURL) == "" {
+		return nil, fmt.Errorf("list models: %w: no base URL", ErrInput)
+	}
+	ctx, _ := a.base()
+	ms, err := a.eng.ListModels(ctx, strings.TrimSpace(baseURL), keyArg(apiKey))
+	if err != nil {
+		return nil, fmt.Errorf("list models: %w", err)
+	}
+	if ms == nil {
+		ms = []string{}
+	}
+	return ms, nil
+}
+
+// TestConnection checks the endpoint, the key and the model and says so in
+// one sentence. apiKey "" uses the stored key.
+func (a *App) TestConnection(baseURL, model, apiKey string) Verdict {
+	if strings.TrimSpace(baseURL) == "" {
+		return Verdict{Message: "Enter the endpoint's base URL first.", Models: []string{}}
+	}
+	ctx, _ := a.base()
+	v := a.eng.TestConnection(ctx, strings.TrimSpace(baseURL), strings.TrimSpace(model), keyArg(apiKey))
+	out := Verdict{OK: v.OK, Message: v.Message, Models: v.Models}
+	if out.Models == nil {
+		out.Models = []string{}
+	}
+	return out
+}
+
+// DetectLocal lists the local model servers (Ollama, LM Studio) that answer
+// now.
+func (a *App) DetectLocal() []Preset {
+	ctx, _ := a.base()
+	in := a.eng.DetectLocal(ctx)
+	out := make([]Preset, 0, len(in))
+	for _, p := range in {
+		out = append(out, toPreset(p))
+	}
+	return out
+}
+
+// Frontend log limits: one report is cut to maxLogReport bytes, and the log
+// is moved to frontend.log.1 when it grows past maxLogSize.
+const (
+	maxLogReport = 16 << 10
+	maxLogSize   = 1 << 20
+)
+
+func frontendLogPath(home string) string {
+	return filepath.Join(home, "desktop", "logs", "frontend.log")
+}
+
+// LogFrontendError appends an error the page could not handle to
+// $VIS_HOME/desktop/logs/frontend.log, with the time and the stack.
+func (a *App) LogFrontendError(message, stack string) error {
+	p := frontendLogPath(a.opts.Home)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", time.Now().UTC().Format(time.RFC3339), oneLine(message))
+	for _, l := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+		if strings.TrimSpace(l) != "" {
+			fmt.Fprintf(&b, "    %s\n", strings.TrimSpace(l))
+		}
+	}
+	entry := b.String()
+	if len(entry) > maxLogReport {
+		entry = entry[:maxLogReport] + "\n    … (cut)\n"
+	}
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("log frontend error: %w", err)
+	}
+	if fi, err := os.Stat(p); err == nil && fi.Size()+int64(len(entry)) > maxLogSize {
+		if err := os.Rename(p, p+".1"); err != nil {
+			return fmt.Errorf("log frontend error: %w", err)
+		}
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("log frontend error: %w", err)
+	}
+	_, werr := f.WriteString(entry)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return fmt.Errorf("log frontend error: %w", err)
+	}
+	return nil
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "(no message)"
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // Cancel stops the running turn of the session; false when none was running.
 func (a *App) Cancel(sessionID string) bool { return a.eng.CancelTurn(sessionID) }
 
@@ -221,6 +499,7 @@ func (a *App) SetWorkspace(dir string) (string, error) {
 	a.mu.Lock()
 	a.workspace = d
 	a.state.Workspace = d
+	a.state.remember(d)
 	st := a.state
 	a.mu.Unlock()
 	if err := saveState(a.opts.Home, st); err != nil {

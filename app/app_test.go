@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
 )
 
@@ -34,6 +35,24 @@ type fakeEngine struct {
 	created    []string
 	listed     []string
 	cancelled  []string
+
+	// Calls to the window's other methods, and what they answer.
+	submitted []backend.SendRequest
+	submit    backend.SubmitResult
+	renamed   [][2]string
+	deleted   []string
+	searched  []string
+	hits      []backend.SearchHit
+	prompt    backend.PromptView
+	prompted  [][3]any
+	settings  backend.SettingsView
+	saved     []backend.SaveSettingsRequest
+	keysTried []*string
+	models    []string
+	verdict   backend.ConnectionVerdict
+	local     []config.Preset
+	status    backend.StatusView
+	statusFor [][2]string
 }
 
 func newFakeEngine() *fakeEngine {
@@ -271,7 +290,7 @@ func TestSend(t *testing.T) {
 			if id != tc.wantID {
 				t.Errorf("id = %q, want %q", id, tc.wantID)
 			}
-			if diff := cmp.Diff([]backend.SendRequest{*tc.wantReq}, eng.sent); diff != "" {
+			if diff := cmp.Diff([]backend.SendRequest{*tc.wantReq}, eng.sent, ignoreUnexported); diff != "" {
 				t.Errorf("request (-want +got):\n%s", diff)
 			}
 		})
@@ -371,7 +390,7 @@ func TestStartupWorkspace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(Startup{Workspace: tc.want, Home: home, Version: "v1"}, st); diff != "" {
+			if diff := cmp.Diff(Startup{Workspace: tc.want, Recent: []string{tc.want}, Home: home, Version: "v1"}, st); diff != "" {
 				t.Errorf("startup (-want +got):\n%s", diff)
 			}
 			if (tc.arg != "" && tc.arg != tc.want) != (len(logged) > 0) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/config"
 )
 
 // Session is one row of the session list. Times are RFC 3339 strings ("" when
@@ -84,9 +85,162 @@ type Transcript struct {
 
 // Startup is what the page needs to draw its first frame.
 type Startup struct {
-	Workspace string `json:"workspace"` // "" when none was chosen yet
-	Home      string `json:"home"`
-	Version   string `json:"version"`
+	Workspace string   `json:"workspace"` // "" when none was chosen yet
+	Recent    []string `json:"recent"`    // recently opened folders, newest first
+	Home      string   `json:"home"`
+	Version   string   `json:"version"`
+}
+
+// SearchHit is one turn whose request or answer matched a search.
+type SearchHit struct {
+	SessionID string `json:"session_id"`
+	Workspace string `json:"workspace"`
+	Title     string `json:"title"`
+	Turn      int    `json:"turn"`
+	Snippet   string `json:"snippet"` // matches wrapped in « »
+}
+
+// SubmitResult says what the composer's text did: "turn" (a model turn
+// started), "shell" (a person's !cmd started) or "command" (a slash command
+// ran; Text is what it printed).
+type SubmitResult struct {
+	Kind      string `json:"kind"`
+	SessionID string `json:"session_id"`
+	Text      string `json:"text"`
+}
+
+// SlashCommand is one `/command` the composer offers.
+type SlashCommand struct {
+	Name    string `json:"name"` // with the slash: "/goal"
+	Usage   string `json:"usage"`
+	Summary string `json:"summary"`
+}
+
+// Goal is a session's goal as the footer shows it.
+type Goal struct {
+	Objective       string `json:"objective"`
+	Status          string `json:"status"`           // active, paused, complete, blocked, cancelled, ...
+	IterationBudget int64  `json:"iteration_budget"` // 0 = no goal-specific limit
+	IterationsUsed  int64  `json:"iterations_used"`
+	TokensUsed      int64  `json:"tokens_used"`
+}
+
+// Status is what the footer shows for the open session (or, before one
+// exists, the workspace).
+type Status struct {
+	Provider     string   `json:"provider"`
+	Model        string   `json:"model"`
+	BaseURL      string   `json:"base_url"`
+	ConfigError  string   `json:"config_error"` // why no turn can run ("" = fine)
+	Usage        Usage    `json:"usage"`        // the session's tokens
+	CostUSD      *float64 `json:"cost_usd"`     // null when the model has no price
+	ContextUsed  int      `json:"context_used"`
+	ContextLimit int      `json:"context_limit"`
+	Packs        []string `json:"packs"`
+	REPLs        int      `json:"repls"`
+	Goal         *Goal    `json:"goal"` // null when the session has none
+	Running      bool     `json:"running"`
+}
+
+// PromptBlock is one tagged block of a message as it was sent.
+type PromptBlock struct {
+	Tag    string `json:"tag"`
+	Text   string `json:"text"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"` // estimated
+}
+
+// PromptMessage is one message of a request, split into blocks.
+type PromptMessage struct {
+	Role   string        `json:"role"`
+	Blocks []PromptBlock `json:"blocks"`
+	Chars  int           `json:"chars"`
+	Tokens int           `json:"tokens"`
+}
+
+// PromptView is exactly what was sent for one iteration's request.
+type PromptView struct {
+	Turn      int             `json:"turn"`
+	Iteration int             `json:"iteration"`
+	Messages  []PromptMessage `json:"messages"`
+	Chars     int             `json:"chars"`
+	Tokens    int             `json:"tokens"`
+}
+
+// ModelInfo is what one model can do, as the settings dialog edits it.
+type ModelInfo struct {
+	Name      string `json:"name"`
+	Tools     bool   `json:"tools"` // tool calling supported
+	Reasoning bool   `json:"reasoning"`
+	Vision    bool   `json:"vision"`
+	Context   int    `json:"context"` // input window in tokens; 0 = unknown
+}
+
+// ProviderSettings is the window's provider. The key itself never reaches the
+// page: only whether one is stored, a short hint and where it is kept.
+type ProviderSettings struct {
+	Preset    string      `json:"preset"`
+	BaseURL   string      `json:"base_url"`
+	Model     string      `json:"model"`
+	Reasoning string      `json:"reasoning"` // "", low, medium, high
+	Models    []ModelInfo `json:"models"`
+	HasKey    bool        `json:"has_key"`
+	KeyHint   string      `json:"key_hint"`
+	KeyStore  string      `json:"key_store"` // keyring or file
+}
+
+// Preset is a provider the settings dialog offers.
+type Preset struct {
+	ID        string `json:"id"`
+	Label     string `json:"label"`
+	BaseURL   string `json:"base_url"`
+	NeedsKey  bool   `json:"needs_key"`
+	KeyURL    string `json:"key_url"`
+	LocalPort int    `json:"local_port"`
+}
+
+// Effective says what a turn would use now and where it comes from; Error
+// says why nothing is usable yet ("" when a turn can run).
+type Effective struct {
+	Source  string `json:"source"`
+	BaseURL string `json:"base_url"`
+	Model   string `json:"model"`
+	Error   string `json:"error"`
+}
+
+// Settings is everything the settings dialog shows. Provider is nil when the
+// window has not saved one.
+type Settings struct {
+	Provider   *ProviderSettings `json:"provider"`
+	Presets    []Preset          `json:"presets"`
+	Effective  Effective         `json:"effective"`
+	ConfigFile string            `json:"config_file"`
+}
+
+// Key actions of SettingsInput.
+const (
+	KeyKeep   = "keep"   // leave the stored key as it is (also "")
+	KeySet    = "set"    // store APIKey
+	KeyDelete = "delete" // forget the stored key
+)
+
+// SettingsInput saves the window's provider. The key is write-only: KeyAction
+// says what to do with it.
+type SettingsInput struct {
+	Preset    string      `json:"preset"`
+	BaseURL   string      `json:"base_url"`
+	Model     string      `json:"model"`
+	Reasoning string      `json:"reasoning"`
+	Models    []ModelInfo `json:"models"`
+	APIKey    string      `json:"api_key"`
+	KeyAction string      `json:"key_action"`
+}
+
+// Verdict is the answer to "test connection".
+type Verdict struct {
+	OK      bool     `json:"ok"`
+	Message string   `json:"message"`
+	Models  []string `json:"models"`
 }
 
 func stamp(t time.Time) string {
@@ -170,4 +324,84 @@ func toTranscript(t backend.Transcript, running bool) Transcript {
 		})
 	}
 	return Transcript{Session: toSession(t.Session), Turns: turns, Seq: t.Seq, Running: running}
+}
+
+func toSearchHits(in []backend.SearchHit) []SearchHit {
+	out := make([]SearchHit, 0, len(in))
+	for _, h := range in {
+		out = append(out, SearchHit{SessionID: h.SessionID, Workspace: h.Workspace, Title: h.Title, Turn: h.Turn, Snippet: h.Snippet})
+	}
+	return out
+}
+
+func toPromptView(v backend.PromptView) PromptView {
+	msgs := make([]PromptMessage, 0, len(v.Messages))
+	for _, m := range v.Messages {
+		blocks := make([]PromptBlock, 0, len(m.Blocks))
+		for _, b := range m.Blocks {
+			blocks = append(blocks, PromptBlock{Tag: b.Tag, Text: b.Text, Chars: b.Chars, Tokens: b.Tokens})
+		}
+		msgs = append(msgs, PromptMessage{Role: m.Role, Blocks: blocks, Chars: m.Chars, Tokens: m.Tokens})
+	}
+	return PromptView{Turn: v.Turn, Iteration: v.Iteration, Messages: msgs, Chars: v.Chars, Tokens: v.Tokens}
+}
+
+func toModels(in []config.Model) []ModelInfo {
+	out := make([]ModelInfo, 0, len(in))
+	for _, m := range in {
+		out = append(out, ModelInfo{Name: m.Name, Tools: m.SupportsTools(), Reasoning: m.Reasoning, Vision: m.Vision, Context: m.Context})
+	}
+	return out
+}
+
+// fromModels maps the dialog's models back; tool calling, the default, is
+// left unset so the settings file stays minimal.
+func fromModels(in []ModelInfo) []config.Model {
+	out := make([]config.Model, 0, len(in))
+	for _, m := range in {
+		cm := config.Model{Name: m.Name, Reasoning: m.Reasoning, Vision: m.Vision, Context: m.Context}
+		if !m.Tools {
+			no := false
+			cm.Tools = &no
+		}
+		out = append(out, cm)
+	}
+	return out
+}
+
+func toSettings(v backend.SettingsView) Settings {
+	s := Settings{
+		Presets:    make([]Preset, 0, len(v.Presets)),
+		Effective:  Effective{Source: v.Effective.Source, BaseURL: v.Effective.BaseURL, Model: v.Effective.Model, Error: v.Effective.Error},
+		ConfigFile: v.ConfigFile,
+	}
+	for _, p := range v.Presets {
+		s.Presets = append(s.Presets, toPreset(p))
+	}
+	if p := v.Provider; p != nil {
+		s.Provider = &ProviderSettings{
+			Preset: p.Preset, BaseURL: p.BaseURL, Model: p.Model, Reasoning: p.Reasoning,
+			Models: toModels(p.Models), HasKey: p.HasKey, KeyHint: p.KeyHint, KeyStore: p.KeyStore,
+		}
+	}
+	return s
+}
+
+func toPreset(p config.Preset) Preset {
+	return Preset{ID: p.ID, Label: p.Label, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, KeyURL: p.KeyURL, LocalPort: p.LocalPort}
+}
+
+func toStatus(v backend.StatusView) Status {
+	s := Status{
+		Provider: v.Provider, Model: v.Model, BaseURL: v.BaseURL, ConfigError: v.ConfigError,
+		Usage: toUsage(v.Usage), CostUSD: v.CostUSD, ContextUsed: v.ContextUsed, ContextLimit: v.ContextLimit,
+		Packs: append([]string{}, v.Packs...), REPLs: v.REPLs, Running: v.Running,
+	}
+	if g := v.Goal; g != nil {
+		s.Goal = &Goal{Objective: g.Objective, Status: g.Status, IterationsUsed: g.IterationsUsed, TokensUsed: g.TokensUsed}
+		if g.IterationBudget != nil {
+			s.Goal.IterationBudget = *g.IterationBudget
+		}
+	}
+	return s
 }

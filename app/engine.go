@@ -10,15 +10,24 @@
 // broker's lossy contract); the page repairs its view by reloading the
 // transcript snapshot and applying only events with a higher seq.
 //
+// The composer's text goes through Submit, which returns at once: a message
+// or a person's `!cmd` runs in the engine's background and its events drive
+// the page; a `/command` answers with its printed result.
+//
+// Frontend errors the page could not handle are appended to
+// $VIS_HOME/desktop/logs/frontend.log (LogFrontendError), capped in size.
+//
 // Every call into the Wails runtime goes through the Emitter and Shell
 // interfaces, built from the Wails startup context, so that this package's
-// logic is tested without a window.
+// logic is tested without a window. API keys never reach the page: settings
+// carry only whether a key is stored and a short hint.
 package app
 
 import (
 	"context"
 
 	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
 )
 
@@ -30,10 +39,22 @@ type Engine interface {
 	ListSessions(ctx context.Context, workspace string) ([]backend.SessionInfo, error)
 	LatestSession(ctx context.Context, workspace string) (backend.SessionInfo, error)
 	CreateSession(ctx context.Context, workspace string) (backend.SessionInfo, error)
+	RenameSession(ctx context.Context, id, title string) error
+	DeleteSession(ctx context.Context, id string) error
+	Search(ctx context.Context, query string, limit int) ([]backend.SearchHit, error)
 	Transcript(ctx context.Context, sessionID string) (backend.Transcript, error)
 	StartTurn(req backend.SendRequest) (sessionID string, err error)
+	Submit(req backend.SendRequest) (backend.SubmitResult, error)
+	SlashCommands() []backend.SlashCommand
+	Status(ctx context.Context, sessionID, workspace string) (backend.StatusView, error)
 	CancelTurn(sessionID string) bool
 	Running(sessionID string) bool
+	Prompt(ctx context.Context, sessionID string, turn, iteration int) (backend.PromptView, error)
+	Settings(ctx context.Context) (backend.SettingsView, error)
+	SaveSettings(ctx context.Context, req backend.SaveSettingsRequest) (backend.SettingsView, error)
+	ListModels(ctx context.Context, baseURL string, apiKey *string) ([]string, error)
+	TestConnection(ctx context.Context, baseURL, model string, apiKey *string) backend.ConnectionVerdict
+	DetectLocal(ctx context.Context) []config.Preset
 }
 
 var _ Engine = (*backend.Engine)(nil)

@@ -108,7 +108,7 @@ func (a *App) rememberGeometry(ctx context.Context) {
 		st.Placed = true
 	}
 	a.mu.Lock()
-	st.Workspace = a.state.Workspace
+	st.Workspace, st.Recent = a.state.Workspace, a.state.Recent
 	a.state = st
 	a.mu.Unlock()
 	if err := saveState(a.opts.Home, st); err != nil {

@@ -18,6 +18,22 @@ type windowState struct {
 	Placed    bool   `json:"placed,omitempty"` // X and Y are meaningful
 	Maximised bool   `json:"maximised,omitempty"`
 	Workspace string `json:"workspace,omitempty"`
+	// Recent are the folders opened lately, newest first, at most maxRecent.
+	Recent []string `json:"recent,omitempty"`
+}
+
+// maxRecent is how many recently opened folders the window remembers.
+const maxRecent = 8
+
+// remember puts dir first in the recent folders, once.
+func (st *windowState) remember(dir string) {
+	rec := []string{dir}
+	for _, d := range st.Recent {
+		if d != dir && len(rec) < maxRecent {
+			rec = append(rec, d)
+		}
+	}
+	st.Recent = rec
 }
 
 const (

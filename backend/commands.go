@@ -113,7 +113,6 @@ func (e *Engine) command(ctx context.Context, req *SendRequest, name string) (Co
 			g := res.Goal
 			out.Goal = &g
 		}
-		req.goalRun = res.Run
 		return out, nil
 	}
 	return CommandResult{SessionID: req.SessionID}, fmt.Errorf("%w %s; /help lists the commands", ErrUnknownCommand, name)
@@ -174,7 +173,7 @@ func (e *Engine) Submit(req SendRequest) (SubmitResult, error) {
 		}
 		req.SessionID = res.SessionID
 	}
-	id, err := e.StartTurn(req)
+	id, err := e.startTurn(req, kind == inputCommand)
 	return SubmitResult{Kind: inputTurn, SessionID: id}, err
 }
 

@@ -89,10 +89,6 @@ type Transcript struct {
 // SendRequest asks for one turn. SessionID empty starts a new session in
 // Workspace. Model and BaseURL override the configured ones for this turn.
 type SendRequest struct {
-	// goalRun marks the turn a `/goal` command starts: it must not resume a
-	// paused goal as a genuine message would.
-	goalRun bool
-
 	SessionID string
 	Workspace string
 	Text      string

@@ -272,6 +272,12 @@ func (e *Engine) CancelTurn(id string) bool {
 // once; events report its progress. It refuses (ErrBusy) when the session
 // already runs one: the window queues messages itself.
 func (e *Engine) StartTurn(req SendRequest) (string, error) {
+	return e.startTurn(req, false)
+}
+
+// startTurn is StartTurn; goalRun marks the turn a `/goal` command starts,
+// which must not resume a paused goal as a genuine message would.
+func (e *Engine) startTurn(req SendRequest, goalRun bool) (string, error) {
 	id, rt, err := e.prepare(e.ctx, &req)
 	if err != nil {
 		return "", err
@@ -283,7 +289,7 @@ func (e *Engine) StartTurn(req SendRequest) (string, error) {
 	go func() {
 		defer e.wg.Done()
 		defer rt.mu.Unlock()
-		if _, err := e.runLocked(e.ctx, id, rt, req); err != nil {
+		if _, err := e.runLocked(e.ctx, id, rt, req, goalRun); err != nil {
 			// Nobody waits for this call: say it where the window looks.
 			e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))
 		}
@@ -296,6 +302,7 @@ func (e *Engine) StartTurn(req SendRequest) (string, error) {
 // a command that makes no model call returns its printed result as the
 // answer with Turn 0; a refused one returns the refusal as the error.
 func (e *Engine) RunTurn(ctx context.Context, req SendRequest) (TurnResult, error) {
+	goalRun := false
 	switch kind, name := classify(req.Text); kind {
 	case inputShell:
 		sr, err := e.Shell(ctx, req)
@@ -316,6 +323,7 @@ func (e *Engine) RunTurn(ctx context.Context, req SendRequest) (TurnResult, erro
 			return TurnResult{SessionID: cr.SessionID, Status: "done", Answer: cr.Text}, nil
 		}
 		req.SessionID = cr.SessionID
+		goalRun = true
 	}
 	id, rt, err := e.prepare(ctx, &req)
 	if err != nil {
@@ -325,7 +333,7 @@ func (e *Engine) RunTurn(ctx context.Context, req SendRequest) (TurnResult, erro
 		return TurnResult{SessionID: id}, ErrBusy
 	}
 	defer rt.mu.Unlock()
-	return e.runLocked(ctx, id, rt, req)
+	return e.runLocked(ctx, id, rt, req, goalRun)
 }
 
 // prepare resolves or creates the session and its runtime.
@@ -454,7 +462,7 @@ type resolvedTurn struct {
 	client *provider.Client
 }
 
-func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req SendRequest) (TurnResult, error) {
+func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req SendRequest, goalRun bool) (TurnResult, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rt.runMu.Lock()
@@ -471,7 +479,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 		return TurnResult{SessionID: id}, err
 	}
 	bg := context.WithoutCancel(ctx)
-	if !req.goalRun {
+	if !goalRun {
 		// A genuine message resumes a paused or blocked goal with budget left.
 		if _, _, err := e.goals.ResumeForUserTurn(bg, id); err != nil {
 			return TurnResult{SessionID: id}, fmt.Errorf("goal: %w", err)

@@ -57,6 +57,44 @@ export namespace app {
 		}
 	}
 	
+	export class Effective {
+	    source: string;
+	    base_url: string;
+	    model: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Effective(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Goal {
+	    objective: string;
+	    status: string;
+	    iteration_budget: number;
+	    iterations_used: number;
+	    tokens_used: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Goal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.objective = source["objective"];
+	        this.status = source["status"];
+	        this.iteration_budget = source["iteration_budget"];
+	        this.iterations_used = source["iterations_used"];
+	        this.tokens_used = source["tokens_used"];
+	    }
+	}
 	export class Usage {
 	    input_tokens: number;
 	    output_tokens: number;
@@ -127,6 +165,204 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ModelInfo {
+	    name: string;
+	    tools: boolean;
+	    reasoning: boolean;
+	    vision: boolean;
+	    context: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.tools = source["tools"];
+	        this.reasoning = source["reasoning"];
+	        this.vision = source["vision"];
+	        this.context = source["context"];
+	    }
+	}
+	export class Preset {
+	    id: string;
+	    label: string;
+	    base_url: string;
+	    needs_key: boolean;
+	    key_url: string;
+	    local_port: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.label = source["label"];
+	        this.base_url = source["base_url"];
+	        this.needs_key = source["needs_key"];
+	        this.key_url = source["key_url"];
+	        this.local_port = source["local_port"];
+	    }
+	}
+	export class PromptBlock {
+	    tag: string;
+	    text: string;
+	    chars: number;
+	    tokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptBlock(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tag = source["tag"];
+	        this.text = source["text"];
+	        this.chars = source["chars"];
+	        this.tokens = source["tokens"];
+	    }
+	}
+	export class PromptMessage {
+	    role: string;
+	    blocks: PromptBlock[];
+	    chars: number;
+	    tokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.blocks = this.convertValues(source["blocks"], PromptBlock);
+	        this.chars = source["chars"];
+	        this.tokens = source["tokens"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PromptView {
+	    turn: number;
+	    iteration: number;
+	    messages: PromptMessage[];
+	    chars: number;
+	    tokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turn = source["turn"];
+	        this.iteration = source["iteration"];
+	        this.messages = this.convertValues(source["messages"], PromptMessage);
+	        this.chars = source["chars"];
+	        this.tokens = source["tokens"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderSettings {
+	    preset: string;
+	    base_url: string;
+	    model: string;
+	    reasoning: string;
+	    models: ModelInfo[];
+	    has_key: boolean;
+	    key_hint: string;
+	    key_store: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.preset = source["preset"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.reasoning = source["reasoning"];
+	        this.models = this.convertValues(source["models"], ModelInfo);
+	        this.has_key = source["has_key"];
+	        this.key_hint = source["key_hint"];
+	        this.key_store = source["key_store"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SearchHit {
+	    session_id: string;
+	    workspace: string;
+	    title: string;
+	    turn: number;
+	    snippet: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.workspace = source["workspace"];
+	        this.title = source["title"];
+	        this.turn = source["turn"];
+	        this.snippet = source["snippet"];
+	    }
+	}
 	export class Session {
 	    id: string;
 	    workspace: string;
@@ -149,8 +385,103 @@ export namespace app {
 	        this.updated = source["updated"];
 	    }
 	}
+	export class Settings {
+	    provider?: ProviderSettings;
+	    presets: Preset[];
+	    effective: Effective;
+	    config_file: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = this.convertValues(source["provider"], ProviderSettings);
+	        this.presets = this.convertValues(source["presets"], Preset);
+	        this.effective = this.convertValues(source["effective"], Effective);
+	        this.config_file = source["config_file"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SettingsInput {
+	    preset: string;
+	    base_url: string;
+	    model: string;
+	    reasoning: string;
+	    models: ModelInfo[];
+	    api_key: string;
+	    key_action: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.preset = source["preset"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.reasoning = source["reasoning"];
+	        this.models = this.convertValues(source["models"], ModelInfo);
+	        this.api_key = source["api_key"];
+	        this.key_action = source["key_action"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SlashCommand {
+	    name: string;
+	    usage: string;
+	    summary: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SlashCommand(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.usage = source["usage"];
+	        this.summary = source["summary"];
+	    }
+	}
 	export class Startup {
 	    workspace: string;
+	    recent: string[];
 	    home: string;
 	    version: string;
 	
@@ -161,8 +492,77 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.workspace = source["workspace"];
+	        this.recent = source["recent"];
 	        this.home = source["home"];
 	        this.version = source["version"];
+	    }
+	}
+	export class Status {
+	    provider: string;
+	    model: string;
+	    base_url: string;
+	    config_error: string;
+	    usage: Usage;
+	    cost_usd?: number;
+	    context_used: number;
+	    context_limit: number;
+	    packs: string[];
+	    repls: number;
+	    goal?: Goal;
+	    running: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.base_url = source["base_url"];
+	        this.config_error = source["config_error"];
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.cost_usd = source["cost_usd"];
+	        this.context_used = source["context_used"];
+	        this.context_limit = source["context_limit"];
+	        this.packs = source["packs"];
+	        this.repls = source["repls"];
+	        this.goal = this.convertValues(source["goal"], Goal);
+	        this.running = source["running"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SubmitResult {
+	    kind: string;
+	    session_id: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SubmitResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.session_id = source["session_id"];
+	        this.text = source["text"];
 	    }
 	}
 	export class Turn {
@@ -250,6 +650,23 @@ export namespace app {
 		}
 	}
 	
+	
+	export class Verdict {
+	    ok: boolean;
+	    message: string;
+	    models: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Verdict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.message = source["message"];
+	        this.models = source["models"];
+	    }
+	}
 
 }
 

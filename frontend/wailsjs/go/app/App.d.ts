@@ -4,7 +4,15 @@ import {app} from '../models';
 
 export function Cancel(arg1:string):Promise<boolean>;
 
+export function DeleteSession(arg1:string):Promise<void>;
+
+export function DetectLocal():Promise<Array<app.Preset>>;
+
+export function ListModels(arg1:string,arg2:string):Promise<Array<string>>;
+
 export function ListSessions(arg1:string):Promise<Array<app.Session>>;
+
+export function LogFrontendError(arg1:string,arg2:string):Promise<void>;
 
 export function NewSession(arg1:string):Promise<app.Session>;
 
@@ -12,10 +20,30 @@ export function OpenTranscript(arg1:string):Promise<app.Transcript>;
 
 export function PickWorkspace():Promise<string>;
 
+export function Prompt(arg1:string,arg2:number,arg3:number):Promise<app.PromptView>;
+
+export function RecentFolders():Promise<Array<string>>;
+
+export function RenameSession(arg1:string,arg2:string):Promise<void>;
+
 export function Running(arg1:string):Promise<boolean>;
+
+export function SaveSettings(arg1:app.SettingsInput):Promise<app.Settings>;
+
+export function Search(arg1:string):Promise<Array<app.SearchHit>>;
 
 export function Send(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function SetWorkspace(arg1:string):Promise<string>;
 
+export function Settings():Promise<app.Settings>;
+
+export function SlashCommands():Promise<Array<app.SlashCommand>>;
+
 export function Startup():Promise<app.Startup>;
+
+export function Status(arg1:string,arg2:string):Promise<app.Status>;
+
+export function Submit(arg1:string,arg2:string,arg3:string):Promise<app.SubmitResult>;
+
+export function TestConnection(arg1:string,arg2:string,arg3:string):Promise<app.Verdict>;

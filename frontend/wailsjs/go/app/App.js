@@ -6,8 +6,24 @@ export function Cancel(arg1) {
   return window['go']['app']['App']['Cancel'](arg1);
 }
 
+export function DeleteSession(arg1) {
+  return window['go']['app']['App']['DeleteSession'](arg1);
+}
+
+export function DetectLocal() {
+  return window['go']['app']['App']['DetectLocal']();
+}
+
+export function ListModels(arg1, arg2) {
+  return window['go']['app']['App']['ListModels'](arg1, arg2);
+}
+
 export function ListSessions(arg1) {
   return window['go']['app']['App']['ListSessions'](arg1);
+}
+
+export function LogFrontendError(arg1, arg2) {
+  return window['go']['app']['App']['LogFrontendError'](arg1, arg2);
 }
 
 export function NewSession(arg1) {
@@ -22,8 +38,28 @@ export function PickWorkspace() {
   return window['go']['app']['App']['PickWorkspace']();
 }
 
+export function Prompt(arg1, arg2, arg3) {
+  return window['go']['app']['App']['Prompt'](arg1, arg2, arg3);
+}
+
+export function RecentFolders() {
+  return window['go']['app']['App']['RecentFolders']();
+}
+
+export function RenameSession(arg1, arg2) {
+  return window['go']['app']['App']['RenameSession'](arg1, arg2);
+}
+
 export function Running(arg1) {
   return window['go']['app']['App']['Running'](arg1);
+}
+
+export function SaveSettings(arg1) {
+  return window['go']['app']['App']['SaveSettings'](arg1);
+}
+
+export function Search(arg1) {
+  return window['go']['app']['App']['Search'](arg1);
 }
 
 export function Send(arg1, arg2, arg3) {
@@ -34,6 +70,26 @@ export function SetWorkspace(arg1) {
   return window['go']['app']['App']['SetWorkspace'](arg1);
 }
 
+export function Settings() {
+  return window['go']['app']['App']['Settings']();
+}
+
+export function SlashCommands() {
+  return window['go']['app']['App']['SlashCommands']();
+}
+
 export function Startup() {
   return window['go']['app']['App']['Startup']();
+}
+
+export function Status(arg1, arg2) {
+  return window['go']['app']['App']['Status'](arg1, arg2);
+}
+
+export function Submit(arg1, arg2, arg3) {
+  return window['go']['app']['App']['Submit'](arg1, arg2, arg3);
+}
+
+export function TestConnection(arg1, arg2, arg3) {
+  return window['go']['app']['App']['TestConnection'](arg1, arg2, arg3);
 }
