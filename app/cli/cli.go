@@ -186,16 +186,9 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 
 	sid := *session
 	if *cont {
-		s, err := eng.LatestSession(ctx, ws)
-		if errors.Is(err, store.ErrNotFound) {
-			fmt.Fprintf(env.Stderr, "vis run --continue: no session yet in %s\n", ws)
-			return ExitUsage
+		if sid, code = latestSession(ctx, eng, env, "vis run --continue", ws); sid == "" {
+			return code
 		}
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "vis run:", err)
-			return ExitError
-		}
-		sid = s.ID
 	}
 
 	var out *jsonOut
@@ -402,6 +395,21 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 	return ExitOK
 }
 
+// latestSession returns the most recent session of a workspace, or "" and
+// the exit code after saying why on stderr.
+func latestSession(ctx context.Context, eng *backend.Engine, env Env, cmd, ws string) (string, int) {
+	s, err := eng.LatestSession(ctx, ws)
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintf(env.Stderr, "%s: no session yet in %s\n", cmd, ws)
+		return "", ExitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "%s: %v\n", cmd, err)
+		return "", ExitError
+	}
+	return s.ID, ExitOK
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "(untitled)"
@@ -429,16 +437,9 @@ func cmdGoal(ctx context.Context, args []string, env Env) int {
 		if ws == "" {
 			ws, _ = env.Getwd()
 		}
-		s, err := eng.LatestSession(ctx, ws)
-		if errors.Is(err, store.ErrNotFound) {
-			fmt.Fprintf(env.Stderr, "vis goal: no session yet in %s\n", ws)
-			return ExitUsage
+		if sid, code = latestSession(ctx, eng, env, "vis goal", ws); sid == "" {
+			return code
 		}
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "vis goal:", err)
-			return ExitError
-		}
-		sid = s.ID
 	}
 	g, err := eng.Goal(ctx, sid)
 	if errors.Is(err, store.ErrNotFound) {
