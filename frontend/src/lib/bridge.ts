@@ -2,8 +2,23 @@
 // Wails runtime. Everything else imports from here, so tests and a plain
 // browser (vite dev) never load Wails code paths by accident.
 import * as Go from '../../wailsjs/go/app/App'
+import { app as models } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
-import type { Session, Startup, Transcript, VisEvent } from './types'
+import type {
+  Preset,
+  PromptView,
+  SearchHit,
+  Session,
+  Settings,
+  SettingsInput,
+  SlashCommand,
+  Startup,
+  Status,
+  SubmitResult,
+  Transcript,
+  Verdict,
+  VisEvent,
+} from './types'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
@@ -38,7 +53,32 @@ export const api = {
   running: (sessionId: string): Promise<boolean> => call(() => Go.Running(sessionId)),
   pickWorkspace: (): Promise<string> => call(() => Go.PickWorkspace()),
   setWorkspace: (dir: string): Promise<string> => call(() => Go.SetWorkspace(dir)),
+  recentFolders: (): Promise<string[]> => call(() => Go.RecentFolders()),
+  submit: (sessionId: string, workspace: string, text: string): Promise<SubmitResult> =>
+    call(() => Go.Submit(sessionId, workspace, text)),
+  slashCommands: (): Promise<SlashCommand[]> => call(() => Go.SlashCommands()),
+  status: (sessionId: string, workspace: string): Promise<Status> =>
+    call(() => Go.Status(sessionId, workspace) as Promise<Status>),
+  renameSession: (sessionId: string, title: string): Promise<void> => call(() => Go.RenameSession(sessionId, title)),
+  deleteSession: (sessionId: string): Promise<void> => call(() => Go.DeleteSession(sessionId)),
+  search: (query: string): Promise<SearchHit[]> => call(() => Go.Search(query)),
+  prompt: (sessionId: string, turn: number, iteration: number): Promise<PromptView> =>
+    call(() => Go.Prompt(sessionId, turn, iteration)),
+  settings: (): Promise<Settings> => call(() => Go.Settings() as Promise<Settings>),
+  saveSettings: (input: SettingsInput): Promise<Settings> =>
+    call(() => Go.SaveSettings(models.SettingsInput.createFrom(input)) as Promise<Settings>),
+  /** apiKey "" = the stored key. */
+  listModels: (baseUrl: string, apiKey: string): Promise<string[]> => call(() => Go.ListModels(baseUrl, apiKey)),
+  /** apiKey "" = the stored key. */
+  testConnection: (baseUrl: string, model: string, apiKey: string): Promise<Verdict> =>
+    call(() => Go.TestConnection(baseUrl, model, apiKey)),
+  detectLocal: (): Promise<Preset[]> => call(() => Go.DetectLocal()),
+  logFrontendError: (message: string, stack: string): Promise<void> =>
+    call(() => Go.LogFrontendError(message, stack)),
 }
+
+/** The type of api, for components that take it as a prop (tests pass fakes). */
+export type Api = typeof api
 
 /** Subscribes to engine event batches; returns the unsubscribe function. */
 export function onEvents(cb: (batch: VisEvent[]) => void): () => void {
@@ -52,9 +92,5 @@ export function onWorkspace(cb: (dir: string) => void): () => void {
   return EventsOn(WORKSPACE, (dir: string) => cb(String(dir)))
 }
 
-/** The text of an error from a bound call (the Go ErrorFormatter sends a string). */
-export function errorMessage(e: unknown): string {
-  if (typeof e === 'string') return e
-  if (e instanceof Error) return e.message
-  return String(e)
-}
+export { errorMessage } from './errorText'
+

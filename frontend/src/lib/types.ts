@@ -72,6 +72,8 @@ export interface Transcript {
 
 export interface Startup {
   workspace: string
+  /** Recently opened folders, newest first. */
+  recent: string[]
   home: string
   version: string
 }
@@ -84,4 +86,140 @@ export interface VisEvent {
   turn?: number
   iteration?: number
   [key: string]: unknown
+}
+
+// ---- window chrome (sidebar, composer, footer, settings, inspector) ----
+
+/** One turn whose request or answer matched a search; matches in «». */
+export interface SearchHit {
+  session_id: string
+  workspace: string
+  title: string
+  turn: number
+  snippet: string
+}
+
+/** What the composer's text did: a turn, a person's !cmd, or a /command. */
+export interface SubmitResult {
+  kind: 'turn' | 'shell' | 'command' | string
+  session_id: string
+  /** A command's printed result. */
+  text: string
+}
+
+export interface SlashCommand {
+  /** With the slash: "/goal". */
+  name: string
+  usage: string
+  summary: string
+}
+
+export interface Goal {
+  objective: string
+  status: string
+  /** 0 = no goal-specific limit. */
+  iteration_budget: number
+  iterations_used: number
+  tokens_used: number
+}
+
+/** The footer's figures (app.Status). */
+export interface Status {
+  provider: string
+  model: string
+  base_url: string
+  config_error: string
+  usage: Usage
+  /** null when the model has no price. */
+  cost_usd: number | null
+  context_used: number
+  context_limit: number
+  packs: string[]
+  repls: number
+  goal: Goal | null
+  running: boolean
+}
+
+export interface PromptBlock {
+  tag: string
+  text: string
+  chars: number
+  tokens: number
+}
+
+export interface PromptMessage {
+  role: string
+  blocks: PromptBlock[]
+  chars: number
+  tokens: number
+}
+
+/** Exactly what was sent for one iteration (the prompt inspector). */
+export interface PromptView {
+  turn: number
+  iteration: number
+  messages: PromptMessage[]
+  chars: number
+  tokens: number
+}
+
+export interface ModelInfo {
+  name: string
+  tools: boolean
+  reasoning: boolean
+  vision: boolean
+  context: number
+}
+
+/** The window's provider; the key itself never reaches the page. */
+export interface ProviderSettings {
+  preset: string
+  base_url: string
+  model: string
+  reasoning: string
+  models: ModelInfo[]
+  has_key: boolean
+  key_hint: string
+  key_store: string
+}
+
+export interface Preset {
+  id: string
+  label: string
+  base_url: string
+  needs_key: boolean
+  key_url: string
+  local_port: number
+}
+
+export interface Effective {
+  source: string
+  base_url: string
+  model: string
+  /** Why no turn can run yet ("" = fine). */
+  error: string
+}
+
+export interface Settings {
+  provider: ProviderSettings | null
+  presets: Preset[]
+  effective: Effective
+  config_file: string
+}
+
+export interface SettingsInput {
+  preset: string
+  base_url: string
+  model: string
+  reasoning: string
+  models: ModelInfo[]
+  api_key: string
+  /** keep (also ""), set or delete */
+  key_action: 'keep' | 'set' | 'delete'
+}
+
+export interface Verdict {
+  ok: boolean
+  message: string
+  models: string[]
 }

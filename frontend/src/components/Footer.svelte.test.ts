@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import Footer from './Footer.svelte'
+import { all, cleanup, click, one, render, settle } from './testkit'
+import type { Status } from '../lib/types'
+
+afterEach(cleanup)
+
+const base: Status = {
+  provider: 'settings',
+  model: 'gpt-x',
+  base_url: 'http://x/v1',
+  config_error: '',
+  usage: { input_tokens: 12000, output_tokens: 345, cached_tokens: 0, reasoning_tokens: 0 },
+  cost_usd: 0.0421,
+  context_used: 32000,
+  context_limit: 128000,
+  packs: [],
+  repls: 0,
+  goal: { objective: 'ship it', status: 'active', iteration_budget: 20, iterations_used: 3, tokens_used: 100 },
+  running: false,
+}
+
+function setup(status: Status | null, canSwitch = true) {
+  const calls: string[] = []
+  const props = $state({
+    status,
+    canSwitch,
+    replsOpen: false,
+    listModels: async () => ['gpt-x', 'gpt-y'],
+    onswitch: async (m: string) => {
+      calls.push('switch ' + m)
+    },
+    onsettings: () => calls.push('settings'),
+    onrepls: () => calls.push('repls'),
+  })
+  return { el: render(Footer, props), calls, props }
+}
+
+const text = (el: HTMLElement, id: string) => one(el, id)?.textContent?.replace(/\s+/g, ' ').trim()
+
+describe('Footer', () => {
+  it('shows the badges of a status', () => {
+    const { el } = setup(base)
+    expect(text(el, 'footer-model')).toBe('settings gpt-x ▾')
+    expect(text(el, 'footer-tokens')).toBe('12k tokens')
+    expect(text(el, 'footer-cost')).toBe('$0.04')
+    expect(text(el, 'footer-context')).toBe('25% of 128k')
+    expect(text(el, 'footer-packs')).toBe('no packs')
+    expect(text(el, 'footer-repls')).toBe('REPLs 0')
+    expect(text(el, 'footer-goal')).toBe('goal: active 3/20')
+    expect(one(el, 'footer-goal')!.dataset.status).toBe('active')
+  })
+
+  it('hides the cost when the provider reports no price, and shows packs and no goal', () => {
+    const { el } = setup({ ...base, cost_usd: null, goal: null, packs: ['clojure', 'python'], repls: 2 })
+    expect(one(el, 'footer-cost')).toBeNull()
+    expect(text(el, 'footer-packs')).toBe('clojure · python')
+    expect(text(el, 'footer-repls')).toBe('REPLs 2')
+    expect(text(el, 'footer-goal')).toBe('no goal')
+  })
+
+  it('switches the model from the endpoint list', async () => {
+    const { el, calls } = setup(base)
+    click(one(el, 'footer-model'))
+    await settle()
+    const opts = all(el, 'model-option')
+    expect(opts.map((o) => o.textContent)).toEqual(['gpt-x', 'gpt-y'])
+    click(opts[1])
+    await settle()
+    expect(calls).toEqual(['switch gpt-y'])
+    expect(one(el, 'model-menu')).toBeNull()
+  })
+
+  it('without saved settings, or with nothing configured, the model badge leads to settings', () => {
+    const { el, calls } = setup({ ...base, config_error: 'no provider configured' }, false)
+    expect(text(el, 'footer-model')).toBe('No model configured ▾')
+    click(one(el, 'footer-model'))
+    expect(one(el, 'model-menu')!.textContent).toContain('no provider configured')
+    click(one(el, 'model-menu')!.querySelector('button'))
+    expect(calls).toEqual(['settings'])
+  })
+
+  it('the REPL badge toggles the panel', () => {
+    const { el, calls } = setup(base)
+    click(one(el, 'footer-repls'))
+    expect(calls).toEqual(['repls'])
+  })
+})

@@ -1,0 +1,40 @@
+// Uncaught frontend errors: shown in the window (never a blank page) and
+// logged through the Go side to $VIS_HOME/desktop/logs/frontend.log.
+
+export interface Reported {
+  message: string
+  stack: string
+}
+
+/** The message and stack of anything thrown or rejected. */
+export function describe(reason: unknown): Reported {
+  if (reason instanceof Error) return { message: `${reason.name}: ${reason.message}`, stack: reason.stack ?? '' }
+  if (typeof reason === 'string') return { message: reason, stack: '' }
+  try {
+    return { message: JSON.stringify(reason) ?? String(reason), stack: '' }
+  } catch {
+    return { message: String(reason), stack: '' }
+  }
+}
+
+/**
+ * Calls report for every uncaught error and unhandled rejection of target
+ * (the window). Returns the function that stops listening.
+ */
+export function catchUncaught(target: Window, report: (r: Reported) => void): () => void {
+  const onError = (e: ErrorEvent) => {
+    const r = e.error !== undefined && e.error !== null ? describe(e.error) : { message: e.message || 'Unknown error', stack: '' }
+    if (!r.stack && e.filename) r.stack = `at ${e.filename}:${e.lineno}:${e.colno}`
+    report(r)
+  }
+  const onRejection = (e: PromiseRejectionEvent) => {
+    const r = describe(e.reason)
+    report({ ...r, message: `Unhandled rejection: ${r.message}` })
+  }
+  target.addEventListener('error', onError)
+  target.addEventListener('unhandledrejection', onRejection)
+  return () => {
+    target.removeEventListener('error', onError)
+    target.removeEventListener('unhandledrejection', onRejection)
+  }
+}
