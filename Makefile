@@ -33,6 +33,7 @@ test:
 	@scripts/timed.sh "frontend: vitest" bash -c 'cd frontend && npx vitest run'
 	@scripts/timed.sh "go vet" go vet ./...
 	@scripts/timed.sh "go test -race" go test -race ./...
+	@scripts/timed.sh "e2e in Chromium" scripts/e2e.sh
 	@scripts/timed.sh "GUI smoke" scripts/smoke.sh
 
 test-frontend:
@@ -46,6 +47,8 @@ smoke:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+	scripts/deps.sh test
+	scripts/bench-ui.sh
 
 clean:
 	rm -rf build/bin build/smoke frontend/dist/assets frontend/dist/index.html

@@ -1,0 +1,63 @@
+// The end-to-end scenarios and which of them `make test` runs.
+//
+// Each scenario drives the real page in Chromium against the dev-tagged
+// binary and the scripted LLM (see harness.ts). A scenario needs parts of the
+// window that were built at different times; `run: true` puts it in
+// `make test`. A scenario with `run: false` is NOT skipped silently: the
+// harness lists it as NOT RUN with `needs` as the reason, in the vitest
+// output and in the summary scripts/e2e.sh prints.
+//
+// To enable one: set `run: true` once `E2E_SCENARIOS=name scripts/e2e.sh`
+// passes. E2E_SCENARIOS=all runs every scenario whatever `run` says.
+export interface ScenarioInfo {
+  /** The UI parts (data-testid contract) the scenario exercises. */
+  needs: string
+  /** In `make test`. */
+  run: boolean
+}
+
+export const SCENARIOS: Record<string, ScenarioInfo> = {
+  'send-and-stream': {
+    needs:
+      'header (workspace-path), composer (composer-input), transcript (turn[data-status], turn-request, iteration, program, program-output, turn-answer Markdown, turn-stats)',
+    run: false,
+  },
+  'cancel-long-turn': {
+    needs: 'composer (composer-input, composer-send, composer-stop), transcript (turn[data-status=cancelled], turn-answer)',
+    run: false,
+  },
+  'queue-then-run': {
+    needs: 'composer queue (queue-item while a turn runs), transcript (turn-request, turn[data-status])',
+    run: false,
+  },
+  'queue-stop-returns': {
+    needs: 'composer queue (queue-item), composer-stop returning queued text to composer-input, transcript (turn[data-status=cancelled])',
+    run: false,
+  },
+  'sessions-reload-switch-search': {
+    needs:
+      'sidebar (session-item[data-session-id][aria-current], session-new, session-search, search-hit), transcript (turn-request, turn-answer)',
+    run: false,
+  },
+  settings: {
+    needs:
+      'settings (settings-open, settings-dialog, settings-preset, settings-base-url, settings-model, settings-key, settings-test, settings-verdict, settings-save), transcript (turn-answer)',
+    run: false,
+  },
+  inspector: {
+    needs: 'inspector (inspector-open per iteration, inspector, inspector-block[data-tag], inspector-close), transcript (iteration)',
+    run: false,
+  },
+}
+
+/** The scenarios to run: E2E_SCENARIOS (comma list, or "all"), else those with run: true. */
+export function selected(): Set<string> {
+  const env = (process.env.E2E_SCENARIOS ?? '').trim()
+  if (env === 'all') return new Set(Object.keys(SCENARIOS))
+  if (env) {
+    const names = env.split(',').map((s) => s.trim()).filter(Boolean)
+    for (const n of names) if (!SCENARIOS[n]) throw new Error(`E2E_SCENARIOS: unknown scenario ${n}`)
+    return new Set(names)
+  }
+  return new Set(Object.keys(SCENARIOS).filter((n) => SCENARIOS[n].run))
+}
