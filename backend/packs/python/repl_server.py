@@ -1,0 +1,166 @@
+# Vis Python REPL server: one JSON request per stdin line, one JSON response
+# per line on the protocol stream (the original stdout; fd 1 is pointed at
+# stderr so stray writes cannot corrupt the protocol).
+#   {"code": "..."}  -> {"ok", "out", "err", "value", "data", "type", "exc"}
+#   {"op": "ping"}   -> {"ok": true, "value": "pong"}
+# A request's "n" is echoed in its response, so a stale answer is never
+# taken for the next one.
+# Globals persist across requests. The last top-level expression's value is
+# returned as repr (value) and as JSON-safe data. An exception returns its
+# type and traceback. SIGINT (sent by Vis on a timeout) interrupts the
+# running evaluation with KeyboardInterrupt; the server stays usable.
+import ast
+import io
+import json
+import linecache
+import os
+import sys
+import traceback
+
+_proto = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+os.dup2(2, 1)
+_stdin = sys.stdin
+sys.stdin = io.StringIO("")
+_globals = {"__name__": "__main__", "__builtins__": __builtins__}
+_VIS_SERVER = True
+_MAX_ITEMS = 1000
+_MAX_DEPTH = 6
+
+
+def _opaque(v):
+    d = {"__type__": type(v).__module__ + "." + type(v).__qualname__, "__opaque__": True}
+    try:
+        d["__repr__"] = repr(v)[:2000]
+    except Exception as e:  # noqa: BLE001
+        d["__repr__"] = "<repr failed: %s>" % e
+    try:
+        d["__attrs__"] = [a for a in dir(v) if not a.startswith("_")][:50]
+    except Exception:  # noqa: BLE001
+        pass
+    return d
+
+
+def _data(v, depth=0):
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            return repr(v)
+        return v
+    if depth >= _MAX_DEPTH:
+        return _opaque(v)
+    if isinstance(v, dict):
+        out = {}
+        for i, (k, x) in enumerate(v.items()):
+            if i >= _MAX_ITEMS:
+                out["__truncated__"] = len(v)
+                break
+            out[k if isinstance(k, str) else repr(k)] = _data(x, depth + 1)
+        return out
+    if isinstance(v, tuple) and callable(getattr(v, "_asdict", None)):
+        return _data(dict(v._asdict()), depth + 1)
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = list(v) if not isinstance(v, (set, frozenset)) else sorted(v, key=repr)
+        out = [_data(x, depth + 1) for x in items[:_MAX_ITEMS]]
+        if len(items) > _MAX_ITEMS:
+            out.append({"__truncated__": len(items)})
+        return out
+    if isinstance(v, (bytes, bytearray)):
+        return repr(bytes(v[:_MAX_ITEMS]))
+    for conv in ("_asdict", "tolist", "to_dict"):
+        f = getattr(v, conv, None)
+        if callable(f):
+            try:
+                return _data(f(), depth + 1)
+            except Exception:  # noqa: BLE001
+                pass
+    d = getattr(v, "__dict__", None)
+    if isinstance(d, dict) and not callable(v):
+        out = {"__type__": type(v).__qualname__}
+        for k, x in list(d.items())[:_MAX_ITEMS]:
+            if not k.startswith("_"):
+                out[k] = _data(x, depth + 1)
+        return out
+    return _opaque(v)
+
+
+def _eval(code, n):
+    name = "<repl-%s>" % n
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    out, err = io.StringIO(), io.StringIO()
+    resp = {"ok": True, "out": "", "err": "", "value": None, "data": None, "type": None, "exc": None}
+    old_out, old_err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        tree = ast.parse(code, name, "exec")
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        if tree.body:
+            exec(compile(tree, name, "exec"), _globals)
+        if last is not None:
+            v = eval(compile(last, name, "eval"), _globals)
+            if v is not None:
+                _globals["_"] = v
+                resp["value"] = repr(v)
+                resp["data"] = _data(v)
+                resp["type"] = type(v).__qualname__
+    except BaseException as e:  # noqa: BLE001  (KeyboardInterrupt too: the REPL stays)
+        if isinstance(e, SystemExit):
+            resp["exc"] = "SystemExit ignored: the REPL keeps running"
+        else:
+            tb = e.__traceback__
+            while tb is not None and tb.tb_frame.f_globals.get("_VIS_SERVER") is True:
+                tb = tb.tb_next  # hide the server's own frames
+            resp["exc"] = "".join(traceback.format_exception(type(e), e, tb))
+        resp["ok"] = False
+        resp["type"] = type(e).__name__
+    finally:
+        sys.stdout, sys.stderr = old_out, old_err
+    resp["out"], resp["err"] = out.getvalue(), err.getvalue()
+    return resp
+
+
+def _send(resp):
+    try:
+        line = json.dumps(resp)
+    except Exception as e:  # noqa: BLE001
+        resp["data"] = None
+        resp["err"] = (resp.get("err") or "") + "\n(data not serialisable: %s)" % e
+        line = json.dumps(resp, default=repr)
+    _proto.write(line + "\n")
+    _proto.flush()
+
+
+def main():
+    while True:
+        try:
+            line = _stdin.readline()
+        except KeyboardInterrupt:
+            continue  # a late interrupt while idle
+        if not line:
+            return
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+        except ValueError as e:
+            _send({"ok": False, "type": "ProtocolError", "exc": str(e)})
+            continue
+        n = req.get("n")
+        try:
+            if req.get("op") == "ping":
+                resp = {"ok": True, "value": "pong"}
+            else:
+                resp = _eval(req.get("code", ""), n)
+        except KeyboardInterrupt:
+            resp = {"ok": False, "type": "KeyboardInterrupt", "exc": "interrupted"}
+        resp["n"] = n
+        try:
+            _send(resp)
+        except KeyboardInterrupt:
+            _send(resp)  # interrupted mid-write: Vis matches responses by n
+
+
+main()
