@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Vis Desktop needs, skipping what is present.
 #   scripts/deps.sh build   - Go/Node checks, GTK/WebKit dev packages, wails CLI, npm packages
-#   scripts/deps.sh test    - build deps plus Xvfb, ImageMagick, xdotool, Chromium, python3, black
+#   scripts/deps.sh test    - build deps plus Xvfb, ImageMagick, xdotool, Chromium, python3, black,
+#                             clojure + libnrepl-clojure (a real nREPL server)
 # Safe to run repeatedly; each step checks before it installs. Works as root (CI)
 # and as a user with sudo; prints what to install by hand otherwise.
 set -euo pipefail
@@ -48,6 +49,7 @@ if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
   fi
   if [ "$mode" = test ]; then
     want_pkg xvfb xauth imagemagick xdotool chromium python3 black
+    want_pkg clojure libnrepl-clojure # a real nREPL server for backend/packs/clojure/nrepl tests
   fi
   if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" != 0 ] && [ ${#SUDO[@]} -eq 0 ]; then
