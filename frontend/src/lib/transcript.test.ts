@@ -146,6 +146,15 @@ describe('fromSnapshot', () => {
     expect(it.error).toBe('')
   })
 
+  it('reads tool calls a call carries', () => {
+    const call = { call_id: 'a', code: 'x()', output: '', duration_ms: 3, tools: [{ name: 'grep', args: 'pattern=x', duration_ms: 4 }, { name: 'shell', error: 'exit status 1' }, null] }
+    const v = fromSnapshot(snapshot(3, [turn(1, { iterations: [iteration(1, { code: 'x()', calls: [call] })] })]))
+    expect(v.turns[0].iterations[0].programs[0].tools).toEqual([
+      { name: 'grep', args: 'pattern=x', duration_ms: 4, error: '', running: false },
+      { name: 'shell', args: '', duration_ms: 0, error: 'exit status 1', running: false },
+    ])
+  })
+
   it.each([
     ['exit 0', '`ls` exited with code 0.', '', 0, ''],
     ['non-zero exit (not an error of its own)', '`false` exited with code 1.', 'exit code 1', 1, ''],

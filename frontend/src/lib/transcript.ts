@@ -115,8 +115,22 @@ export function program(p: Partial<Program> = {}): Program {
   }
 }
 
+/**
+ * Tool calls a snapshot's call carries as `tools` (name, args, duration_ms,
+ * error). The engine does not record them yet; when it does, they show
+ * after a restart too.
+ */
+function toolsOf(c: Call): ToolRun[] {
+  const raw = (c as Call & { tools?: unknown }).tools
+  if (!Array.isArray(raw)) return []
+  return raw
+    .filter((x): x is Record<string, unknown> => !!x && typeof x === 'object')
+    .map((x) => ({ name: str(x.name), args: str(x.args), duration_ms: num(x.duration_ms), error: errorText(x.error), running: false }))
+}
+
 function programFromCall(c: Call): Program {
   return program({
+    tools: toolsOf(c),
     callId: c.call_id ?? '',
     code: c.code ?? '',
     output: c.output ?? '',
