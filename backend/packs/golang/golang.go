@@ -1,0 +1,187 @@
+// Package golang is the Go language pack (seed 001): it activates on a
+// go.mod at the workspace root and answers the language-tool facade for
+// "go" (alias "golang"):
+//
+//   - format_code with gofmt: a code snippet answers changed + char delta
+//     (never the text); a paths list formats files and directories in place
+//     and answers per-file changes; neither formats the module's packages.
+//     Code and paths together are refused before any file changes.
+//   - lint_code with `go vet -json`: findings (file, row, col, level, type,
+//     message, provider) and severity counts; type errors are findings of
+//     level "error".
+//   - run_tests with `go test -json`: paths select packages, node ids
+//     `path::TestName` and `::TestName` become one `-run '^(A|B)$'` pattern,
+//     and the JSON event stream becomes the shared result contract (is_pass,
+//     total, pass, fail, skipped, failures, output, timed_out). A count the
+//     runner did not report is absent, never 0; a build failure is an error
+//     result, not a silent 0/0.
+//   - Go has no REPL: repl_eval and every repl_* op refuse with ErrNoREPL
+//     before any side effect.
+//
+// Every child (gofmt, go vet, go test) runs in its own process group with
+// the parent-death signal on Linux, under a timeout, and its group is killed
+// when it ends, so none outlives the call. Handlers keep no state and are
+// safe for concurrent use; two format calls on the same files race like
+// two editors would.
+package golang
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/visdesktop/vis/backend/ext"
+)
+
+// ErrNoREPL is what every REPL verb answers for Go.
+var ErrNoREPL = errors.New(`Go has no REPL; use run_tests or shell("go run ...")`)
+
+// ErrBadArgs marks a call the pack refuses before doing anything.
+var ErrBadArgs = errors.New("bad arguments")
+
+// Provider names the tools in results.
+const (
+	formatter = "gofmt"
+	linter    = "go vet"
+	runner    = "go test"
+)
+
+// Extension returns the Go pack.
+func Extension() ext.Extension {
+	return ext.Extension{
+		Name:        "language-go",
+		Description: "Go language pack: gofmt (format_code), go vet (lint_code) and go test -json (run_tests); Go has no REPL.",
+		Kind:        "language",
+		Activate:    Active,
+		LanguageTools: []ext.LanguageTools{{
+			Language: "go",
+			Aliases:  []string{"golang"},
+			Format:   Format,
+			Lint:     Lint,
+			Test:     Test,
+			Eval: func(context.Context, ext.ToolEnv, ext.Call) (map[string]any, error) {
+				return nil, ErrNoREPL
+			},
+			Repl: func(context.Context, ext.ToolEnv, string, ext.Call) (map[string]any, error) {
+				return nil, ErrNoREPL
+			},
+		}},
+	}
+}
+
+// Active reports whether the workspace root holds a go.mod.
+func Active(env ext.Environment) (bool, error) {
+	if env.Files != nil {
+		return env.Files("go.mod"), nil
+	}
+	if env.Workspace == "" {
+		return false, nil
+	}
+	_, err := os.Stat(filepath.Join(env.Workspace, "go.mod"))
+	return err == nil, nil
+}
+
+// badArgs wraps ErrBadArgs with a message for the model.
+func badArgs(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadArgs, fmt.Sprintf(format, a...))
+}
+
+// cwdOf is the call's directory: Call.Cwd, else the workspace root.
+func cwdOf(env ext.ToolEnv, c ext.Call) string {
+	if c.Cwd != "" {
+		return c.Cwd
+	}
+	return env.Workspace
+}
+
+// optString returns a string option ("" when absent or not a string).
+func optString(opts map[string]any, key string) string {
+	s, _ := opts[key].(string)
+	return s
+}
+
+// optPaths returns the path selectors: "paths" (a list, or one string),
+// then "path". Blank entries are dropped.
+func optPaths(opts map[string]any) ([]string, error) {
+	var out []string
+	add := func(v any, key string) error {
+		switch x := v.(type) {
+		case nil:
+		case string:
+			if strings.TrimSpace(x) != "" {
+				out = append(out, strings.TrimSpace(x))
+			}
+		case []string:
+			for _, s := range x {
+				if strings.TrimSpace(s) != "" {
+					out = append(out, strings.TrimSpace(s))
+				}
+			}
+		case []any:
+			for _, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					return badArgs("%s entries must be strings, got %T", key, e)
+				}
+				if strings.TrimSpace(s) != "" {
+					out = append(out, strings.TrimSpace(s))
+				}
+			}
+		default:
+			return badArgs("%s must be a list of strings, got %T", key, v)
+		}
+		return nil
+	}
+	if err := add(opts["paths"], "paths"); err != nil {
+		return nil, err
+	}
+	if err := add(opts["path"], "path"); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// resolveIn makes p absolute against cwd and refuses a path outside the
+// workspace.
+func resolveIn(workspace, cwd, p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, p)
+	}
+	abs = filepath.Clean(abs)
+	if workspace != "" {
+		rel, err := filepath.Rel(workspace, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", badArgs("%s is outside the workspace", p)
+		}
+	}
+	return abs, nil
+}
+
+// relTo shows abs relative to base when it lies inside it.
+func relTo(base, abs string) string {
+	if rel, err := filepath.Rel(base, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}
+
+// clip keeps the head and tail of s within about max bytes, cutting on
+// rune boundaries.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max/2, len(s)-max/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + fmt.Sprintf("\n… [%d bytes clipped] …\n", tail-head) + s[tail:]
+}

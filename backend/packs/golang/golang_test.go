@@ -1,0 +1,382 @@
+package golang
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/packs/packtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(packtest.Main(m)) }
+
+// fixture copies testdata/fixture into a temporary workspace.
+func fixture(t *testing.T) (string, ext.ToolEnv) {
+	t.Helper()
+	dir := packtest.CopyFixture(t, "testdata/fixture")
+	env, _ := packtest.ToolEnv(t, dir)
+	return dir, env
+}
+
+func call(dir string, opts map[string]any) ext.Call {
+	if opts == nil {
+		opts = map[string]any{}
+	}
+	return ext.Call{Language: "go", Opts: opts, Cwd: dir}
+}
+
+func read(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestActivation(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"go.mod at the root", map[string]string{"go.mod": "module x\n"}, true},
+		{"go files without go.mod", map[string]string{"main.go": "package main\n"}, false},
+		{"go.mod only in a subfolder", map[string]string{"sub/go.mod": "module x\n"}, false},
+		{"empty", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			packtest.WriteFiles(t, dir, tc.files)
+			e := Extension()
+			got, err := e.Activate(packtest.Environment(dir))
+			if err != nil || got != tc.want {
+				t.Fatalf("Activate = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestExtensionShape(t *testing.T) {
+	e := Extension()
+	if e.Kind != "language" || len(e.LanguageTools) != 1 {
+		t.Fatalf("extension = %+v", e)
+	}
+	lt := e.LanguageTools[0]
+	if lt.Language != "go" || !cmp.Equal(lt.Aliases, []string{"golang"}) {
+		t.Fatalf("language %q aliases %v", lt.Language, lt.Aliases)
+	}
+	if lt.Format == nil || lt.Lint == nil || lt.Test == nil {
+		t.Fatal("format, lint and test handlers must be set")
+	}
+}
+
+func TestREPLRefused(t *testing.T) {
+	dir := t.TempDir()
+	env, res := packtest.ToolEnv(t, dir)
+	lt := Extension().LanguageTools[0]
+	check := func(what string, got map[string]any, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrNoREPL) || got != nil {
+			t.Fatalf("%s = %v, %v; want ErrNoREPL", what, got, err)
+		}
+		if !strings.Contains(err.Error(), `use run_tests or shell("go run ...")`) {
+			t.Fatalf("%s message %q", what, err)
+		}
+	}
+	got, err := lt.Eval(context.Background(), env, call(dir, map[string]any{"code": "1+1"}))
+	check("repl_eval", got, err)
+	for _, op := range []string{"start", "status", "stop", "connect"} {
+		got, err := lt.Repl(context.Background(), env, op, call(dir, nil))
+		check("repl_"+op, got, err)
+	}
+	if l := res.List(context.Background(), "s-test"); len(l) != 0 {
+		t.Fatalf("a refused REPL registered resources: %v", l)
+	}
+}
+
+func TestFormatSnippet(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := packtest.ToolEnv(t, dir)
+	ugly := "package p\nfunc  F( )int{\nreturn 1}\n"
+	neat := "package p\n\nfunc F() int {\n\treturn 1\n}\n"
+	for _, tc := range []struct {
+		name string
+		opts map[string]any
+		want map[string]any
+	}{
+		{"unformatted", map[string]any{"code": ugly}, map[string]any{"changed": true, "char_delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
+		{"already formatted", map[string]any{"code": neat}, map[string]any{"changed": false, "char_delta": 0, "chars": len(neat), "formatter": "gofmt"}},
+		{"bare string is source", map[string]any{"arg": ugly}, map[string]any{"changed": true, "char_delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
+		{"blank paths ignored for a snippet", map[string]any{"code": ugly, "paths": []any{" "}}, map[string]any{"changed": true, "char_delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Format(context.Background(), env, call(dir, tc.opts))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Fatalf("result (-want +got):\n%s", d)
+			}
+		})
+	}
+	if _, err := Format(context.Background(), env, call(dir, map[string]any{"code": "package p\nfunc {"})); err == nil || !strings.Contains(err.Error(), "cannot parse") {
+		t.Fatalf("syntax error = %v", err)
+	}
+}
+
+func TestFormatPathsInPlace(t *testing.T) {
+	dir, env := fixture(t)
+	calcBefore := read(t, filepath.Join(dir, "calc/calc.go"))
+	uglyBefore := read(t, filepath.Join(dir, "ugly/ugly.go"))
+	got, err := Format(context.Background(), env, call(dir, map[string]any{"paths": []any{"ugly", "calc/calc.go"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := read(t, filepath.Join(dir, "ugly/ugly.go"))
+	want := map[string]any{"formatter": "gofmt", "checked": 2, "changed": 1, "files": []map[string]any{
+		{"file": "ugly/ugly.go", "changed": true, "char_delta": len(after) - len(uglyBefore)},
+	}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("result (-want +got):\n%s", d)
+	}
+	if after != "package ugly\n\nfunc Ugly() int {\n\treturn 1\n}\n" {
+		t.Fatalf("ugly.go not formatted:\n%s", after)
+	}
+	if read(t, filepath.Join(dir, "calc/calc.go")) != calcBefore {
+		t.Fatal("a formatted file changed")
+	}
+	again, err := Format(context.Background(), env, call(dir, map[string]any{"paths": []any{"ugly"}}))
+	if err != nil || again["changed"] != 0 {
+		t.Fatalf("second format = %v, %v; want nothing changed", again, err)
+	}
+}
+
+func TestFormatDefaultIsTheModule(t *testing.T) {
+	dir, env := fixture(t)
+	packtest.WriteFiles(t, dir, map[string]string{"testdata/skip.go": "package  skip\n"})
+	got, err := Format(context.Background(), env, call(dir, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["changed"] != 1 || got["checked"] != 4 {
+		t.Fatalf("default format = %v; want ugly.go changed of the module's 4 files", got)
+	}
+	if read(t, filepath.Join(dir, "testdata/skip.go")) != "package  skip\n" {
+		t.Fatal("testdata was formatted")
+	}
+}
+
+func TestFormatRefusals(t *testing.T) {
+	dir, env := fixture(t)
+	before := read(t, filepath.Join(dir, "ugly/ugly.go"))
+	for _, tc := range []struct {
+		name string
+		opts map[string]any
+		want string
+	}{
+		{"code and paths", map[string]any{"code": "package p\nfunc  F(){}\n", "paths": []any{"ugly"}}, "code OR paths"},
+		{"code and path", map[string]any{"code": "package p\nfunc  F(){}\n", "path": "ugly/ugly.go"}, "code OR paths"},
+		{"outside the workspace", map[string]any{"paths": []any{"../"}}, "outside the workspace"},
+		{"missing path", map[string]any{"paths": []any{"nope"}}, "no such file"},
+		{"not a go file", map[string]any{"paths": []any{"go.mod"}}, "not a .go file"},
+		{"paths not strings", map[string]any{"paths": []any{1}}, "must be strings"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Format(context.Background(), env, call(dir, tc.opts))
+			if !errors.Is(err, ErrBadArgs) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v; want ErrBadArgs with %q", err, tc.want)
+			}
+			if read(t, filepath.Join(dir, "ugly/ugly.go")) != before {
+				t.Fatal("a refused call changed a file")
+			}
+		})
+	}
+}
+
+func TestLint(t *testing.T) {
+	dir, env := fixture(t)
+	got, err := Lint(context.Background(), env, call(dir, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"findings": []map[string]any{{"file": "vetme/vetme.go", "row": 7, "col": 2, "level": "warning", "type": "assign", "message": "self-assignment of n", "provider": "go vet"}},
+		"counts":   map[string]any{"error": 0, "warning": 1},
+		"total":    1, "clean": false, "provider": "go vet",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("lint (-want +got):\n%s", d)
+	}
+	clean, err := Lint(context.Background(), env, call(dir, map[string]any{"paths": []any{"calc/calc_test.go"}}))
+	if err != nil || clean["clean"] != true || clean["total"] != 0 {
+		t.Fatalf("lint calc = %v, %v; want clean", clean, err)
+	}
+}
+
+func TestLintTypeErrorAndSnippet(t *testing.T) {
+	dir, env := fixture(t)
+	packtest.WriteFiles(t, dir, map[string]string{"broken/broken.go": "package broken\n\nfunc Bad() int { return \"s\" }\n"})
+	got, err := Lint(context.Background(), env, call(dir, map[string]any{"paths": []any{"broken"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := got["findings"].([]map[string]any)
+	if len(fs) != 1 || fs[0]["level"] != "error" || fs[0]["file"] != "broken/broken.go" || fs[0]["row"] != 3 || !strings.Contains(fs[0]["message"].(string), "cannot use") {
+		t.Fatalf("type error findings = %v", fs)
+	}
+	if got["counts"].(map[string]any)["error"] != 1 {
+		t.Fatalf("counts = %v", got["counts"])
+	}
+
+	snip, err := Lint(context.Background(), env, call(dir, map[string]any{"code": "import \"fmt\"\n\nfunc F() string { return fmt.Sprintf(\"%d\", \"x\") }\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := snip["findings"].([]map[string]any)
+	if len(sf) != 1 || sf[0]["type"] != "printf" || sf[0]["row"] != 3 || sf[0]["file"] != "code" {
+		t.Fatalf("snippet findings = %v", sf)
+	}
+}
+
+func TestTestArgv(t *testing.T) {
+	dir, _ := fixture(t)
+	for _, tc := range []struct {
+		name string
+		sel  []string
+		want []string
+		err  string
+	}{
+		{"nothing runs the module", nil, []string{"go", "test", "-json", "./..."}, ""},
+		{"a directory", []string{"calc"}, []string{"go", "test", "-json", "./calc"}, ""},
+		{"a file selects its package", []string{"calc/calc_test.go"}, []string{"go", "test", "-json", "./calc"}, ""},
+		{"recursive", []string{"./..."}, []string{"go", "test", "-json", "./..."}, ""},
+		{"node ids become one -run", []string{"calc/calc_test.go::TestAdd", "calc::TestSub"}, []string{"go", "test", "-json", "-run", "^(TestAdd|TestSub)$", "./calc"}, ""},
+		{"pathless id runs everywhere", []string{"::TestAdd"}, []string{"go", "test", "-json", "-run", "^(TestAdd)$", "./..."}, ""},
+		{"one subtest splits by level", []string{"calc::TestTable/large"}, []string{"go", "test", "-json", "-run", "^TestTable$/^large$", "./calc"}, ""},
+		{"names are quoted", []string{"::Test.X"}, []string{"go", "test", "-json", "-run", `^(Test\.X)$`, "./..."}, ""},
+		{"empty name refused", []string{"calc::"}, nil, "names no test"},
+		{"outside refused", []string{"../x::TestA"}, nil, "outside the workspace"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := TestArgv(dir, dir, tc.sel)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v; want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Fatalf("argv (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRunTests(t *testing.T) {
+	dir, env := fixture(t)
+	got, err := Test(context.Background(), env, call(dir, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]any{"is_pass": got["is_pass"], "total": got["total"], "pass": got["pass"], "fail": got["fail"], "skipped": got["skipped"], "timed_out": got["timed_out"]}
+	if d := cmp.Diff(map[string]any{"is_pass": false, "total": 5, "pass": 3, "fail": 1, "skipped": 1, "timed_out": false}, counts); d != "" {
+		t.Fatalf("counts (-want +got):\n%s\noutput:\n%s", d, got["output"])
+	}
+	fs := got["failures"].([]map[string]any)
+	if len(fs) != 1 {
+		t.Fatalf("failures = %v", fs)
+	}
+	if fs[0]["test"] != "TestSub" || fs[0]["type"] != "fail" || fs[0]["file"] != "calc/calc_test.go" || fs[0]["message"] != "calc_test.go:13: Sub(5, 3) = 8, want 2" {
+		t.Fatalf("failure = %v", fs[0])
+	}
+	if !strings.Contains(got["output"].(string), "--- FAIL: TestSub") {
+		t.Fatalf("output lacks the failure:\n%s", got["output"])
+	}
+}
+
+func TestRunTestsNodeIDs(t *testing.T) {
+	dir, env := fixture(t)
+	for _, tc := range []struct {
+		name string
+		opts map[string]any
+		want map[string]any
+	}{
+		{"two ids", map[string]any{"paths": []any{"calc/calc_test.go::TestAdd", "::TestSkipped"}}, map[string]any{"is_pass": true, "total": 2, "pass": 1, "fail": 0, "skipped": 1}},
+		{"one subtest", map[string]any{"paths": []any{"calc::TestTable/large"}}, map[string]any{"is_pass": true, "total": 1, "pass": 1, "fail": 0, "skipped": 0}},
+		{"a bare string path", map[string]any{"arg": "vetme"}, map[string]any{"is_pass": false, "total": 0, "pass": 0, "fail": 0, "skipped": 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Test(context.Background(), env, call(dir, tc.opts))
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := map[string]any{"is_pass": got["is_pass"], "total": got["total"], "pass": got["pass"], "fail": got["fail"], "skipped": got["skipped"]}
+			if d := cmp.Diff(tc.want, counts); d != "" {
+				t.Fatalf("counts (-want +got):\n%s\n%v", d, got)
+			}
+		})
+	}
+	miss, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{"::TestNope"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if miss["is_pass"] != false || !strings.Contains(miss["error"].(string), "no test matched ::TestNope") {
+		t.Fatalf("unmatched id = %v; want an error, not a silent 0/0", miss)
+	}
+}
+
+func TestRunTestsBuildFailure(t *testing.T) {
+	dir, env := fixture(t)
+	packtest.WriteFiles(t, dir, map[string]string{
+		"broken/broken.go":      "package broken\n\nfunc Bad() int { return \"s\" }\n",
+		"broken/broken_test.go": "package broken\n\nimport \"testing\"\n\nfunc TestBad(t *testing.T) { Bad() }\n",
+	})
+	got, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{"broken"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["is_pass"] != false || !strings.Contains(got["error"].(string), "build failed: example.com/fixture/broken") {
+		t.Fatalf("build failure = %v", got)
+	}
+	for _, k := range []string{"total", "pass", "fail", "skipped"} {
+		if v, ok := got[k]; ok {
+			t.Fatalf("%s = %v after a build failure; want absent", k, v)
+		}
+	}
+	fs := got["failures"].([]map[string]any)
+	if len(fs) != 1 || fs[0]["type"] != "error" || fs[0]["file"] != "broken/broken.go" || !strings.Contains(fs[0]["message"].(string), "cannot use \"s\"") {
+		t.Fatalf("failures = %v", fs)
+	}
+}
+
+func TestRunTestsTimeout(t *testing.T) {
+	dir, env := fixture(t)
+	packtest.WriteFiles(t, dir, map[string]string{
+		"hang/hang_test.go": "package hang\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestHang(t *testing.T) {\n\tos.WriteFile(\"started\", nil, 0o644)\n\tselect {}\n}\n",
+	})
+	// Compile first, so the short budget below ends the hanging test and not the build.
+	if _, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{"hang::TestNothing"}})); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{"hang"}, "timeout_ms": 3000}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["timed_out"] != true || got["is_pass"] != false {
+		t.Fatalf("hung run = %v", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hang", "started")); err == nil {
+		if un, _ := got["unfinished"].([]string); !cmp.Equal(un, []string{"TestHang"}) {
+			t.Fatalf("unfinished = %v; want TestHang", got["unfinished"])
+		}
+	}
+}

@@ -1,0 +1,400 @@
+package golang
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/visdesktop/vis/backend/ext"
+)
+
+// DefaultTestTimeout bounds one run_tests call unless timeout_ms says
+// otherwise.
+const DefaultTestTimeout = 10 * time.Minute
+
+const maxOutput = 16000
+
+// Test is run_tests for Go: `go test -json` with the selected packages and
+// a -run pattern built from node ids. See the package comment for the
+// result contract.
+func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
+	sel, err := optPaths(c.Opts)
+	if err != nil {
+		return nil, err
+	}
+	if a := optString(c.Opts, "arg"); strings.TrimSpace(a) != "" {
+		sel = append(sel, strings.TrimSpace(a))
+	}
+	cwd := cwdOf(env, c)
+	argv, err := TestArgv(env.Workspace, cwd, sel)
+	if err != nil {
+		return nil, err
+	}
+	timeout := DefaultTestTimeout
+	if ms, ok := c.Opts["timeout_ms"]; ok {
+		switch v := ms.(type) {
+		case int:
+			timeout = time.Duration(v) * time.Millisecond
+		case int64:
+			timeout = time.Duration(v) * time.Millisecond
+		case float64:
+			timeout = time.Duration(v) * time.Millisecond
+		default:
+			return nil, badArgs("timeout_ms must be a number, got %T", ms)
+		}
+		if timeout <= 0 {
+			return nil, badArgs("timeout_ms must be positive")
+		}
+	}
+	r, err := runProc(ctx, cwd, timeout, "", argv...)
+	if err != nil {
+		return nil, fmt.Errorf("run go tests: %w", err)
+	}
+	res := ParseTestJSON(r.Stdout, goModulePath(moduleRoot(env.Workspace, cwd)), moduleRoot(env.Workspace, cwd), cwd)
+	res["cmd"] = argv
+	res["exit"] = r.Exit
+	res["runner"] = runner
+	if r.TimedOut {
+		res["timed_out"] = true
+		res["is_pass"] = false
+		res["error"] = fmt.Sprintf("go test timed out after %v; its process group was killed", timeout)
+	}
+	if strings.TrimSpace(r.Stderr) != "" {
+		res["output"] = clip(strings.TrimRight(res["output"].(string), "\n")+"\n"+r.Stderr, maxOutput)
+	}
+	if _, counted := res["total"]; !counted && res["error"] == nil && r.Exit != 0 {
+		res["is_pass"] = false
+		res["error"] = "go test failed before running tests: " + clip(strings.TrimSpace(r.Stderr), 4000)
+	}
+	if _, hasErr := res["error"]; !hasErr && r.Exit != 0 {
+		res["is_pass"] = false
+	}
+	if total, ok := res["total"].(int); ok && total == 0 && res["error"] == nil {
+		res["is_pass"] = false
+		if hasNames(sel) {
+			res["error"] = "no test matched " + strings.Join(sel, ", ")
+		} else {
+			res["error"] = "no tests found"
+		}
+	}
+	return res, nil
+}
+
+func hasNames(sel []string) bool {
+	for _, s := range sel {
+		if strings.Contains(s, "::") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestArgv builds the go test command line for selectors: paths (files,
+// directories, "dir/...") select packages; "path::Name" and "::Name" add
+// Name to one -run pattern "^(A|B)$" (a single subtest "A/b" becomes
+// "^A$/^b$"; several names with subtests run their whole top-level tests).
+// No selector runs ./... .
+func TestArgv(workspace, cwd string, sel []string) ([]string, error) {
+	var paths, names []string
+	anyWhere := false
+	for _, s := range sel {
+		path, name, isID := strings.Cut(s, "::")
+		if isID {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return nil, badArgs("node id %q names no test; write path::TestName or ::TestName", s)
+			}
+			names = append(names, name)
+			if strings.TrimSpace(path) == "" {
+				anyWhere = true
+				continue
+			}
+		}
+		paths = append(paths, path)
+	}
+	var pkgs []string
+	if anyWhere || len(paths) == 0 {
+		pkgs = []string{"./..."}
+	} else {
+		var err error
+		if pkgs, err = packagesFor(workspace, cwd, paths); err != nil {
+			return nil, err
+		}
+	}
+	argv := []string{"go", "test", "-json"}
+	if p := runPattern(names); p != "" {
+		argv = append(argv, "-run", p)
+	}
+	return append(argv, pkgs...), nil
+}
+
+// runPattern is the -run regexp for test names ("" for none).
+func runPattern(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	if len(names) == 1 && strings.Contains(names[0], "/") {
+		var parts []string
+		for _, p := range strings.Split(names[0], "/") {
+			parts = append(parts, "^"+regexp.QuoteMeta(p)+"$")
+		}
+		return strings.Join(parts, "/")
+	}
+	seen := map[string]bool{}
+	var top []string
+	for _, n := range names {
+		n, _, _ = strings.Cut(n, "/")
+		if !seen[n] {
+			seen[n] = true
+			top = append(top, regexp.QuoteMeta(n))
+		}
+	}
+	return "^(" + strings.Join(top, "|") + ")$"
+}
+
+// testEvent is one line of `go test -json` (test2json plus build events).
+type testEvent struct {
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+type testState struct {
+	status string // run, pass, fail, skip
+	out    []string
+}
+
+var fileLine = regexp.MustCompile(`^\s+([\w.\-]+\.go):(\d+):`)
+
+// ParseTestJSON turns a `go test -json` stream into the shared test result
+// contract. modPath and modRoot map packages to directories so failure
+// files are shown relative to cwd. Counts are present only when the stream
+// reported tests or finished packages; leaf tests are counted (a parent of
+// subtests is not a test of its own unless it fails on its own).
+func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
+	type pkgState struct {
+		tests    map[string]*testState
+		order    []string
+		out      []string
+		status   string
+		buildOut []string
+		failed   bool // failed build
+	}
+	pkgs := map[string]*pkgState{}
+	var pkgOrder []string
+	get := func(name string) *pkgState {
+		p, ok := pkgs[name]
+		if !ok {
+			p = &pkgState{tests: map[string]*testState{}}
+			pkgs[name] = p
+			pkgOrder = append(pkgOrder, name)
+		}
+		return p
+	}
+	var all strings.Builder
+	var stray []string
+	sc := bufio.NewScanner(strings.NewReader(stream))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		var ev testEvent
+		if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &ev) != nil {
+			stray = append(stray, line)
+			all.WriteString(line + "\n")
+			continue
+		}
+		switch ev.Action {
+		case "build-output":
+			p := get(basePkg(ev.ImportPath))
+			p.buildOut = append(p.buildOut, ev.Output)
+			all.WriteString(ev.Output)
+			continue
+		case "build-fail":
+			get(basePkg(ev.ImportPath)).failed = true
+			continue
+		}
+		p := get(ev.Package)
+		if ev.Test == "" {
+			switch ev.Action {
+			case "output":
+				p.out = append(p.out, ev.Output)
+				all.WriteString(ev.Output)
+			case "pass", "fail", "skip":
+				p.status = ev.Action
+				if ev.FailedBuild != "" {
+					get(basePkg(ev.FailedBuild)).failed = true
+				}
+			}
+			continue
+		}
+		t, ok := p.tests[ev.Test]
+		if !ok {
+			t = &testState{status: "run"}
+			p.tests[ev.Test] = t
+			p.order = append(p.order, ev.Test)
+		}
+		switch ev.Action {
+		case "output":
+			t.out = append(t.out, ev.Output)
+			all.WriteString(ev.Output)
+		case "pass", "fail", "skip":
+			t.status = ev.Action
+		}
+	}
+
+	res := map[string]any{"output": clip(all.String(), maxOutput), "timed_out": false}
+	var failures []map[string]any
+	pass, fail, skip, reported := 0, 0, 0, false
+	var unfinished, broken []string
+	for _, name := range pkgOrder {
+		p := pkgs[name]
+		dir := pkgDir(name, modPath, modRoot)
+		if p.failed {
+			broken = append(broken, name)
+			msg := strings.TrimSpace(strings.Join(p.buildOut, ""))
+			if msg == "" {
+				msg = strings.TrimSpace(strings.Join(p.out, ""))
+			}
+			row := map[string]any{"test": name, "type": "error", "message": clip(msg, 4000)}
+			if m := regexp.MustCompile(`(?m)^(\S+\.go):\d+`).FindStringSubmatch(msg); m != nil {
+				row["file"] = relTo(cwd, filepath.Join(cwd, m[1])) // go prints paths relative to its cwd
+			}
+			failures = append(failures, row)
+			continue
+		}
+		if p.status != "" {
+			reported = true
+		}
+		failedChild := map[string]bool{}
+		for _, tn := range p.order {
+			if p.tests[tn].status == "fail" {
+				for parent := tn; strings.Contains(parent, "/"); {
+					parent = parent[:strings.LastIndex(parent, "/")]
+					failedChild[parent] = true
+				}
+			}
+		}
+		pkgFailures := 0
+		for _, tn := range p.order {
+			t := p.tests[tn]
+			reported = true
+			isParent := false
+			for _, other := range p.order {
+				if strings.HasPrefix(other, tn+"/") {
+					isParent = true
+					break
+				}
+			}
+			switch t.status {
+			case "pass":
+				if !isParent {
+					pass++
+				}
+			case "skip":
+				if !isParent {
+					skip++
+				}
+			case "fail":
+				if isParent && failedChild[tn] {
+					continue
+				}
+				fail++
+				pkgFailures++
+				failures = append(failures, failureRow(tn, t.out, dir, cwd))
+			case "run":
+				unfinished = append(unfinished, tn)
+			}
+		}
+		if p.status == "fail" && pkgFailures == 0 {
+			// The package failed outside any test (TestMain, init, a crash).
+			msg := strings.TrimSpace(strings.Join(p.out, ""))
+			failures = append(failures, map[string]any{"test": name, "type": "error", "message": clip(msg, 4000), "file": relTo(cwd, dir)})
+		}
+	}
+	if failures == nil {
+		failures = []map[string]any{}
+	}
+	res["failures"] = failures
+	if reported {
+		res["pass"], res["fail"], res["skipped"] = pass, fail, skip
+		res["total"] = pass + fail + skip
+	}
+	if len(unfinished) > 0 {
+		res["unfinished"] = unfinished
+	}
+	if len(broken) > 0 {
+		res["error"] = "build failed: " + strings.Join(broken, ", ")
+	}
+	if len(stray) > 0 && !reported && len(broken) == 0 {
+		res["error"] = strings.TrimSpace(strings.Join(stray, "\n"))
+	}
+	res["is_pass"] = reported && len(failures) == 0 && len(broken) == 0 && len(unfinished) == 0 && fail == 0
+	return res
+}
+
+// failureRow is one failed test: its message is the test's own output
+// without the framework's RUN/FAIL lines; a panic is type "error".
+func failureRow(name string, out []string, dir, cwd string) map[string]any {
+	var lines []string
+	file := ""
+	for _, o := range out {
+		for _, l := range strings.Split(strings.TrimRight(o, "\n"), "\n") {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "=== RUN") || strings.HasPrefix(t, "=== PAUSE") || strings.HasPrefix(t, "=== CONT") ||
+				strings.HasPrefix(t, "--- FAIL") || strings.HasPrefix(t, "--- PASS") || strings.HasPrefix(t, "--- SKIP") || t == "" {
+				continue
+			}
+			if m := fileLine.FindStringSubmatch(l); m != nil && file == "" {
+				file = relTo(cwd, filepath.Join(dir, m[1]))
+			}
+			lines = append(lines, strings.TrimPrefix(l, "    "))
+		}
+	}
+	msg := strings.Join(lines, "\n")
+	typ := "fail"
+	if strings.Contains(msg, "panic:") {
+		typ = "error"
+	}
+	row := map[string]any{"test": name, "type": typ, "message": clip(msg, 4000)}
+	if file != "" {
+		row["file"] = file
+	}
+	return row
+}
+
+// basePkg strips the test-variant suffix: "p [p.test]" → "p".
+func basePkg(importPath string) string {
+	base, _, _ := strings.Cut(importPath, " [")
+	return base
+}
+
+// pkgDir maps an import path to its directory in the module.
+func pkgDir(pkg, modPath, modRoot string) string {
+	if modPath != "" && (pkg == modPath || strings.HasPrefix(pkg, modPath+"/")) {
+		return filepath.Join(modRoot, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(pkg, modPath), "/")))
+	}
+	return modRoot
+}
+
+// goModulePath reads the module line of dir/go.mod ("" when none).
+func goModulePath(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
+}
