@@ -14,7 +14,9 @@
 //     (25 MiB) is refused before it is read or decoded; an image with more
 //     than Options.MaxPixels pixels is refused before its pixels are
 //     allocated. At most Options.MaxImages (8) images ride one message; later
-//     ones are refused. The same bytes given twice are attached once.
+//     ones are refused. The same bytes given twice are attached once (under
+//     another name, with a row saying so; under the same path, silently, so
+//     `--image shot.png "look at shot.png"` attaches one image and no noise).
 //   - What is sent: JPEG, PNG, GIF and WebP go as they are when their base64
 //     fits Options.MaxWireBase64 (5 MiB). BMP is re-encoded as PNG; an animated
 //     PNG or GIF is sent as its first frame re-encoded as PNG (providers take
@@ -224,7 +226,9 @@ func Prepare(in []Input, opts Options) (imgs []Prepared, skipped []prompt.Skippe
 		}
 		hash := sha256Hex(data)
 		if n, dup := seen[hash]; dup {
-			skip("the same image as image " + strconv.Itoa(n) + " — attached once")
+			if imgs[n-1].Image.Path != name { // the same path twice (--image and the text) says nothing
+				skip("the same image as image " + strconv.Itoa(n) + " — attached once")
+			}
 			continue
 		}
 		if len(imgs) >= opts.MaxImages {

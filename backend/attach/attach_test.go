@@ -103,6 +103,7 @@ func TestPrepareIntake(t *testing.T) {
 		{Name: "anim.gif", Bytes: gifBytes(t, 40, 30, 3)},
 		{Name: "anim.png", Bytes: apngBytes(t, pngBytes(t, picture(42, 32, 0, 255), png.DefaultCompression))},
 		{Name: "ninth.png", Bytes: pngBytes(t, picture(43, 33, 0, 255), png.DefaultCompression)},
+		{Path: onDisk}, // named a second time (--image and the message text): no row
 	}
 	imgs, skipped := Prepare(in, DefaultOptions())
 
