@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import Footer from './Footer.svelte'
-import { all, cleanup, click, one, render, settle } from './testkit'
+import { all, cleanup, click, one, press, render, settle } from './testkit'
 import type { Status } from '../lib/types'
 
 afterEach(cleanup)
@@ -69,6 +69,13 @@ describe('Footer', () => {
     await settle()
     expect(calls).toEqual(['switch gpt-y'])
     expect(one(el, 'model-menu')).toBeNull()
+    // Esc closes the menu without switching.
+    click(one(el, 'footer-model'))
+    await settle()
+    expect(one(el, 'model-menu')).not.toBeNull()
+    press(document.body, 'Escape')
+    expect(one(el, 'model-menu')).toBeNull()
+    expect(calls).toEqual(['switch gpt-y'])
   })
 
   it('without saved settings, or with nothing configured, the model badge leads to settings', () => {
@@ -78,6 +85,13 @@ describe('Footer', () => {
     expect(one(el, 'model-menu')!.textContent).toContain('no provider configured')
     click(one(el, 'model-menu')!.querySelector('button'))
     expect(calls).toEqual(['settings'])
+  })
+
+  it('a model set by the environment is switched in the settings', () => {
+    const { el } = setup({ ...base, provider: 'env' }, false)
+    click(one(el, 'footer-model'))
+    expect(one(el, 'model-menu')!.textContent).toContain('This model is set by the environment (VIS_BASE_URL, VIS_MODEL)')
+    expect(all(el, 'model-option')).toHaveLength(0)
   })
 
   it('the REPL badge toggles the panel', () => {

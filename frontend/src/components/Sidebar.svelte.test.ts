@@ -59,7 +59,13 @@ describe('Sidebar', () => {
     expect(all(el, 'session-item')).toHaveLength(0)
     click(hit)
     expect(calls).toContain('hit b')
-    // Esc clears the search and the sessions come back.
+    // Opening a hit clears the search: the sessions come back.
+    expect(one<HTMLInputElement>(el, 'session-search')!.value).toBe('')
+    expect(all(el, 'session-item')).toHaveLength(3)
+    // Esc clears a search too.
+    type(one<HTMLInputElement>(el, 'session-search'), 'tests')
+    await settle()
+    expect(all(el, 'session-item')).toHaveLength(0)
     press(one(el, 'session-search'), 'Escape')
     expect(all(el, 'session-item')).toHaveLength(3)
   })

@@ -4,7 +4,7 @@ import { classify, filterCommands, slashQuery } from './slash'
 import { compact, contextPercent, costLabel, goalLabel, tokensLabel } from './status'
 import { applyPreset, draftFrom, presetForUrl, setFlags, flagsOf, toInput, withModel } from './settings'
 import { groupSessions, snippetPieces, baseName } from './sessions'
-import { describe as describeError } from './errors'
+import { catchUncaught, describe as describeError, fromWailsScript, type Reported } from './errors'
 import type { Preset, Session, Settings, Status } from './types'
 
 describe('queue', () => {
@@ -150,5 +150,22 @@ describe('errors', () => {
     expect(describeError(e).stack).toContain('x is undefined')
     expect(describeError('boom')).toEqual({ message: 'boom', stack: '' })
     expect(describeError({ code: 1 })).toEqual({ message: '{"code":1}', stack: '' })
+  })
+  it('reports uncaught errors and unhandled rejections until stopped', () => {
+    const got: Reported[] = []
+    const stop = catchUncaught(window, (r) => got.push(r))
+    window.dispatchEvent(new ErrorEvent('error', { error: new RangeError('bad index'), message: 'bad index' }))
+    window.dispatchEvent(new ErrorEvent('error', { message: 'Script error.', filename: 'http://x/app.js', lineno: 3, colno: 9 }))
+    const rejection = new Event('unhandledrejection') as Event & { reason: unknown }
+    rejection.reason = 'no session'
+    window.dispatchEvent(rejection)
+    stop()
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('after stop') }))
+    expect(got.map((r) => r.message)).toEqual(['RangeError: bad index', 'Script error.', 'Unhandled rejection: no session'])
+    expect(got[1].stack).toBe('at http://x/app.js:3:9')
+  })
+  it('tells errors of Wails\' own scripts apart', () => {
+    expect(fromWailsScript({ message: 'x', stack: 'at http://127.0.0.1:5/wails/ipc.js:12:3' })).toBe(true)
+    expect(fromWailsScript({ message: 'x', stack: 'at http://127.0.0.1:5/assets/index-abc.js:1:2' })).toBe(false)
   })
 })

@@ -18,6 +18,16 @@ export function describe(reason: unknown): Reported {
 }
 
 /**
+ * Errors thrown by Wails' own scripts when the page is served to a plain
+ * browser (the dev server used by the end-to-end tests): its IPC script hooks
+ * WebKit-only objects. They are not the page's errors and change nothing a
+ * person sees; they are logged but not shown.
+ */
+export function fromWailsScript(r: Reported): boolean {
+  return /\/wails\/(ipc|runtime)\.js/.test(r.stack)
+}
+
+/**
  * Calls report for every uncaught error and unhandled rejection of target
  * (the window). Returns the function that stops listening.
  */
