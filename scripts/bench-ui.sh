@@ -83,7 +83,8 @@ fi
 [ -x "$bin" ] || die "$bin is missing (run scripts/build.sh)"
 tags=dev
 if ! pkg-config --exists webkit2gtk-4.0 2>/dev/null && pkg-config --exists webkit2gtk-4.1 2>/dev/null; then tags=dev,webkit2_41; fi
-[ -f frontend/dist/index.html ] || (cd frontend && npm run --silent build)
+dist=$tmp/dist
+(cd frontend && npx vite build --outDir "$dist" --emptyOutDir >"$out/vite.log" 2>&1) || die "building the page failed: $(tail -n 20 "$out/vite.log")"
 go build -tags "$tags" -o "$tmp/vis-dev" .
 go build -o "$tmp/fakellm" ./backend/provider/providertest/fakellm
 
@@ -264,7 +265,7 @@ log "page benchmarks in Chromium (dev binary)"
 rm -f "$out/page.json"
 (
   cd frontend
-  E2E_BIN=$tmp/vis-dev E2E_FAKELLM=$tmp/fakellm E2E_DISPLAY=$display E2E_ASSETDIR=$root/frontend/dist \
+  E2E_BIN=$tmp/vis-dev E2E_FAKELLM=$tmp/fakellm E2E_DISPLAY=$display E2E_ASSETDIR=$dist \
     E2E_TMP=$tmp E2E_OUT=$out E2E_PIDS=$pids \
     BENCH_HOME=$home_both BENCH_WORKSPACE=$ws BENCH_BIG_ID=$big_id BENCH_SMALL_ID=$small_id \
     npx vitest run --config e2e/bench.config.ts

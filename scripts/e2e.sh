@@ -2,10 +2,10 @@
 # End-to-end tests of the page in real Chromium (playwright-core driving
 # /usr/bin/chromium; no browser is ever downloaded).
 #
-# Builds the page (frontend/dist), the dev-tagged binary (its -devserver
-# serves the page with the Go bindings to any browser) and the scripted fake
-# LLM, starts a private Xvfb (the dev binary opens its real WebKit window
-# there too), then runs frontend/e2e/*.e2e.ts with vitest. Each scenario gets
+# Builds the page (into a private folder, not frontend/dist), the
+# dev-tagged binary (its -devserver serves the page with the Go bindings to
+# any browser) and the scripted fake LLM, starts a private Xvfb (the dev
+# binary opens its real WebKit window there too), then runs frontend/e2e/*.e2e.ts with vitest. Each scenario gets
 # a fresh VIS_HOME, workspace, fake LLM and app, killed when it ends.
 #
 # Which scenarios run: frontend/e2e/scenarios.ts (`run: true`); the others
@@ -13,10 +13,11 @@
 #   scripts/e2e.sh                               the enabled scenarios
 #   E2E_SCENARIOS=all scripts/e2e.sh             every scenario
 #   E2E_SCENARIOS=settings,inspector scripts/e2e.sh
-#   E2E_SKIP_BUILD=1 E2E_BIN=... E2E_FAKELLM=... reuse binaries
+#   E2E_SKIP_BUILD=1 E2E_BIN=... E2E_FAKELLM=... E2E_DIST=... reuse builds
 #   E2E_KEEP=1                                   keep each scenario's home/workspace
 # Output: build/e2e/<scenario>/ (final.png or failure.png + .html, app.log,
-# fakellm.log, console.log) and build/e2e/results.jsonl.
+# fakellm.log, console.log) and build/e2e/results.jsonl (E2E_OUT_DIR=DIR
+# puts them elsewhere, e.g. for two runs at once in one checkout).
 # Exit status: non-zero when a scenario that ran failed, or the run broke.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ done
 [ -x "$chromium" ] || die "$chromium is missing: run scripts/deps.sh test (Debian package chromium)"
 [ -d frontend/node_modules/playwright-core ] || die "playwright-core is not installed: cd frontend && npm ci"
 
-out=$root/build/e2e
+out=${E2E_OUT_DIR:-$root/build/e2e}
 rm -rf "$out"
 mkdir -p "$out"
 printf '*\n' >"$out/.gitignore"
@@ -53,6 +54,7 @@ trap 'exit 130' INT TERM
 
 # --- build ------------------------------------------------------------------
 bin=${E2E_BIN:-$tmp/vis-dev}
+dist=${E2E_DIST:-$tmp/dist}
 fakellm=${E2E_FAKELLM:-$tmp/fakellm}
 if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
   tags=dev
@@ -60,13 +62,16 @@ if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
     tags=dev,webkit2_41
   fi
   start=$(date +%s)
-  (cd frontend && npm run --silent build >"$out/vite.log" 2>&1) || die "building the page failed: $(tail -n 30 "$out/vite.log")"
+  # Into a private folder: frontend/dist may be served by another run meanwhile.
+  (cd frontend && npx vite build --outDir "$dist" --emptyOutDir >"$out/vite.log" 2>&1) ||
+    die "building the page failed: $(tail -n 30 "$out/vite.log")"
   go build -tags "$tags" -o "$bin" . || die "go build -tags $tags failed"
   go build -o "$fakellm" ./backend/provider/providertest/fakellm || die "building fakellm failed"
   log "built page, dev binary and fakellm in $(( $(date +%s) - start ))s"
 fi
 [ -x "$bin" ] || die "$bin is missing"
 [ -x "$fakellm" ] || die "$fakellm is missing"
+[ -f "$dist/index.html" ] || die "$dist/index.html is missing (E2E_DIST)"
 
 # --- display ------------------------------------------------------------------
 display=""
@@ -89,14 +94,15 @@ log "Xvfb $display; scenarios: ${E2E_SCENARIOS:-as enabled in frontend/e2e/scena
 rc=0
 (
   cd frontend
-  E2E_BIN=$bin E2E_FAKELLM=$fakellm E2E_DISPLAY=$display E2E_ASSETDIR=$root/frontend/dist \
-    E2E_TMP=$tmp E2E_OUT=$out E2E_PIDS=$pids E2E_CHROMIUM=$chromium \
+  E2E_BIN=$bin E2E_FAKELLM=$fakellm E2E_DISPLAY=$display E2E_ASSETDIR=$dist \
+    E2E_TMP=$tmp E2E_OUT=$out E2E_RESULTS=$tmp/results.jsonl E2E_PIDS=$pids E2E_CHROMIUM=$chromium \
     npx vitest run --config e2e/vitest.config.ts
 ) || rc=$?
 
 # --- summary --------------------------------------------------------------------
-results=$out/results.jsonl
+results=$tmp/results.jsonl
 [ -s "$results" ] || die "no scenario reported a result (vitest exit $rc); see the output above"
+cp "$results" "$out/results.jsonl"
 node - "$results" <<'EOF' || rc=1
 const lines = require('fs').readFileSync(process.argv[2], 'utf8').trim().split('\n').map((l) => JSON.parse(l))
 const n = { pass: 0, fail: 0, 'not-run': 0 }

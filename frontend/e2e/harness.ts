@@ -11,6 +11,7 @@
 //   E2E_ASSETDIR  frontend/dist, served from disk
 //   E2E_TMP       scratch folder (homes, workspaces, scripts)
 //   E2E_OUT       per-scenario logs and screenshots (build/e2e)
+//   E2E_RESULTS   JSON lines, one per scenario: pass, fail or not-run (the summary)
 //   E2E_PIDS      file listing every process group started, for the script's trap
 //
 // Every child runs in its own process group and is killed with it when the
@@ -340,7 +341,7 @@ interface Result {
 }
 
 function report(r: Result): void {
-  const f = process.env.E2E_OUT ? path.join(process.env.E2E_OUT, 'results.jsonl') : ''
+  const f = process.env.E2E_RESULTS
   if (f) fs.appendFileSync(f, JSON.stringify(r) + '\n')
 }
 

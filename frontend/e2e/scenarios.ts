@@ -20,33 +20,33 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
   'send-and-stream': {
     needs:
       'header (workspace-path), composer (composer-input), transcript (turn[data-status], turn-request, iteration, program, program-output, turn-answer Markdown, turn-stats)',
-    run: false,
+    run: true,
   },
   'cancel-long-turn': {
     needs: 'composer (composer-input, composer-send, composer-stop), transcript (turn[data-status=cancelled], turn-answer)',
-    run: false,
+    run: true,
   },
   'queue-then-run': {
     needs: 'composer queue (queue-item while a turn runs), transcript (turn-request, turn[data-status])',
-    run: false,
+    run: true,
   },
   'queue-stop-returns': {
     needs: 'composer queue (queue-item), composer-stop returning queued text to composer-input, transcript (turn[data-status=cancelled])',
-    run: false,
+    run: true,
   },
   'sessions-reload-switch-search': {
     needs:
       'sidebar (session-item[data-session-id][aria-current], session-new, session-search, search-hit), transcript (turn-request, turn-answer)',
-    run: false,
+    run: true,
   },
   settings: {
     needs:
       'settings (settings-open, settings-dialog, settings-preset, settings-base-url, settings-model, settings-key, settings-test, settings-verdict, settings-save), transcript (turn-answer)',
-    run: false,
+    run: true,
   },
   inspector: {
     needs: 'inspector (inspector-open per iteration, inspector, inspector-block[data-tag], inspector-close), transcript (iteration)',
-    run: false,
+    run: true,
   },
 }
 

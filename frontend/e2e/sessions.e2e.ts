@@ -36,6 +36,12 @@ async function search(h: Harness, word: string): Promise<void> {
   await h.el('search-hit').first().click()
 }
 
+/** Empties the search box: the sidebar lists the sessions again. */
+async function clearSearch(h: Harness): Promise<void> {
+  await h.el('session-search').fill('')
+  await until('the session list to come back', async () => (await h.el('session-item').count()) === 2)
+}
+
 scenario('sessions-reload-switch-search', async (h) => {
   await h.start({
     script: [
@@ -73,8 +79,10 @@ scenario('sessions-reload-switch-search', async (h) => {
   // Search by a word of each answer.
   await search(h, 'pelican')
   await shows(h, qa, 'pelican')
+  await clearSearch(h)
   expect(await activeSession(h)).toBe(a)
   await search(h, 'walrus')
   await shows(h, qb, 'walrus')
+  await clearSearch(h)
   expect(await activeSession(h)).toBe(b)
 })
