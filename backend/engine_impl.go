@@ -17,14 +17,19 @@ import (
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/goals"
+	"github.com/visdesktop/vis/backend/langtools"
 	"github.com/visdesktop/vis/backend/loop"
+	"github.com/visdesktop/vis/backend/packs/python"
 	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider"
+	"github.com/visdesktop/vis/backend/resources"
 	"github.com/visdesktop/vis/backend/sandbox"
 	"github.com/visdesktop/vis/backend/secrets"
 	"github.com/visdesktop/vis/backend/store"
 	"github.com/visdesktop/vis/backend/tools"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // Options configure Open.
@@ -54,6 +59,11 @@ type Engine struct {
 	secrets *secrets.Store
 	goals   *goals.Service
 
+	ext       *ext.Registry
+	resources *resources.Registry
+	python    *python.Pack
+	watchers  map[string]*workspace.Watcher // by workspace root, under mu
+
 	ctx    context.Context // ends background turns on Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -74,6 +84,8 @@ type sessionRT struct {
 
 	runMu  sync.Mutex
 	cancel context.CancelFunc
+
+	surface *langtools.Surface // the language verbs, re-pointed at every turn's active packs
 
 	cur    atomic.Pointer[[2]int]       // turn and iteration of the program running now
 	ticket atomic.Pointer[goals.Ticket] // the goal as the current model request started
@@ -111,8 +123,23 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	e := &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel, sessions: map[string]*sessionRT{}}
+	e := &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
+		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}}
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
+	e.ext = ext.NewRegistry()
+	e.resources = resources.New(resources.Options{OnChange: func(sid string) {
+		e.broker.Publish(events.Event{Phase: events.Resources, SessionID: sid, Data: map[string]any{"resources": e.resources.Snapshot(sid)}})
+	}})
+	if err := e.registerPacks(); err != nil {
+		st.Close()
+		cancel()
+		return nil, err
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		e.resources.Run(ectx, 5*time.Second)
+	}()
 	// A goal whose turn died with its process pauses, as a cancelled or
 	// failed turn's goal does; its clock stops there.
 	ids, err := st.InterruptedGoalSessions(ctx)
@@ -164,7 +191,14 @@ func (e *Engine) Events() *events.Broker { return e.broker }
 func (e *Engine) Close() error {
 	e.cancel()
 	e.wg.Wait()
+	stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	e.resources.StopAll(stopCtx)
+	cancel()
+	e.python.Close()
 	e.mu.Lock()
+	for _, w := range e.watchers {
+		w.Close()
+	}
 	for _, rt := range e.sessions {
 		if rt.tools != nil {
 			rt.tools.Close()
@@ -393,7 +427,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace tools: %w", err)
 	}
-	rt := &sessionRT{workspace: s.Workspace, tools: ts}
+	rt := &sessionRT{workspace: s.Workspace, tools: ts, surface: &langtools.Surface{}}
 	interp, err := sandbox.New(sandbox.Options{
 		DefsPath: e.defsPath(s.ID),
 		Getwd:    s.Workspace,
@@ -412,13 +446,14 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 				e.broker.Publish(events.Event{Phase: events.ToolEnd, SessionID: s.ID, Turn: t, Iteration: i, Data: data})
 			},
 		},
-	}, append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket)))
+	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket)), rt.surface.Builtins()...))
 	if err != nil {
 		ts.Close()
 		return nil, fmt.Errorf("start sandbox: %w", err)
 	}
 	rt.interp = interp
 	e.sessions[s.ID] = rt
+	go e.watch(s.Workspace)
 	return rt, nil
 }
 
@@ -497,7 +532,9 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	if err != nil {
 		return TurnResult{SessionID: id}, err
 	}
-	view := e.viewFunc(id, rt, rv)
+	active, facade := e.activate(ctx, id, rt)
+	contribution := active.Ctx(ctx)
+	view := e.viewFunc(id, rt, rv, active, contribution)
 	if rt.block == "" {
 		static := view(0, 0, nil)
 		rt.block = prompt.SessionBlock(static)
@@ -508,6 +545,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	stable, warnings := prompt.StableMessages(env, prompt.StableOptions{
 		System:       prompt.SystemOptions{Addendum: addendum, ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace},
 		Shims:        prompt.DefaultShims,
+		Fragments:    fragments(active, facade),
 		SessionBlock: rt.block,
 	})
 	for _, w := range append(rv.cfg.Warnings, warnings...) {
@@ -592,14 +630,36 @@ func clipMiddle(s string, n int) string {
 
 // viewFunc builds the `session` dict the model sees. Static keys come first
 // and form the frozen standing block; turn, scope and utilization move.
-func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn) func(turn, iter int, util map[string]any) map[string]any {
+func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ext.Active, contribution map[string]any) func(turn, iter int, util map[string]any) map[string]any {
 	symbols := []any{}
 	for _, b := range rt.tools.Builtins() {
 		symbols = append(symbols, b.Name)
 	}
+	symbols = append(symbols, "update_goal")
+	if len(facadeLanguages(rt)) > 0 {
+		for _, b := range rt.surface.Builtins() {
+			symbols = append(symbols, b.Name)
+		}
+	}
 	for _, n := range []string{"doc", "apropos", "defs"} {
 		symbols = append(symbols, n)
 	}
+	aliases := []any{}
+	for _, x := range active.Extensions() {
+		if x.Alias != "" {
+			aliases = append(aliases, x.Alias)
+		}
+	}
+	snapshot := []any{}
+	for _, m := range active.Snapshot() {
+		snapshot = append(snapshot, m)
+	}
+	project := map[string]any{"primary_language": nilIfEmpty(active.Env().Primary)}
+	langs := []any{}
+	for _, l := range active.Env().Languages {
+		langs = append(langs, l.Language)
+	}
+	project["languages"] = langs
 	shell := os.Getenv("SHELL")
 	if shell == "" {
 		shell = "/bin/sh"
@@ -614,12 +674,15 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn) func(turn,
 			"workspace": map[string]any{"root": rt.workspace, "vcs_kind": vcs},
 			"env": map[string]any{
 				"host":       map[string]any{"os": runtime.GOOS, "arch": runtime.GOARCH, "shell": shell},
-				"extensions": map[string]any{"active_count": 0, "aliases": []any{}},
+				"project":    project,
+				"extensions": map[string]any{"active_count": len(active.Extensions()), "aliases": aliases},
 			},
-			"routing":   map[string]any{"provider": rv.res.ProviderID, "model": rv.res.Model.Name},
-			"resources": []any{},
-			"symbols":   symbols,
+			"extensions": snapshot,
+			"routing":    map[string]any{"provider": rv.res.ProviderID, "model": rv.res.Model.Name},
+			"resources":  resourceList(e.resources.Snapshot(id)),
+			"symbols":    symbols,
 		}
+		ext.DeepMerge(v, cloneMap(contribution))
 		if turn > 0 {
 			v["turn"] = turn
 			v["scope"] = map[string]any{"turn": turn, "iter": iter}
@@ -636,6 +699,49 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn) func(turn,
 		}
 		return v
 	}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func facadeLanguages(rt *sessionRT) map[string][]string {
+	if f := rt.surface.Current(); f != nil {
+		return f.CapabilityData()
+	}
+	return nil
+}
+
+// resourceList renders the session's REPLs for the `session` dict.
+func resourceList(rs []ext.ResourceInfo) []any {
+	out := []any{}
+	for _, r := range rs {
+		m := map[string]any{"id": r.ID, "kind": r.Kind, "language": r.Language, "label": r.Label, "dir": r.Dir, "status": r.Status, "managed": r.Managed}
+		if r.Port != 0 {
+			m["port"] = r.Port
+		}
+		if r.PID != 0 {
+			m["pid"] = r.PID
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// cloneMap deep-copies a contribution so merging never shares its maps.
+func cloneMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if mm, ok := v.(map[string]any); ok {
+			out[k] = cloneMap(mm)
+		} else {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // requestTicket is the goal as the current model request started; the

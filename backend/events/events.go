@@ -38,7 +38,9 @@ const (
 	TurnEnd        = "turn-end"
 	SessionChanged = "session-changed"
 	Warning        = "warning"
-	Goal           = "goal" // a persisted goal change; carries "revision"
+	Goal           = "goal"      // a persisted goal change; carries "revision"
+	Packs          = "packs"     // a workspace's active language packs changed
+	Resources      = "resources" // a session's REPLs changed
 )
 
 // Lossy reports whether a phase may be dropped for a slow subscriber.

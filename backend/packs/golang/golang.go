@@ -15,8 +15,9 @@
 //     total, pass, fail, skipped, failures, output, timed_out). A count the
 //     runner did not report is absent, never 0; a build failure is an error
 //     result, not a silent 0/0.
-//   - Go has no REPL: repl_eval and every repl_* op refuse with ErrNoREPL
-//     before any side effect.
+//   - Go has no REPL: the pack leaves Eval and Repl nil, so the facade
+//     refuses repl_eval and repl_start for go before any side effect and
+//     the capability matrix does not offer them.
 //
 // Every child (gofmt, go vet, go test) runs in its own process group with
 // the parent-death signal on Linux, under a timeout, and its group is killed
@@ -26,7 +27,6 @@
 package golang
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -37,8 +37,6 @@ import (
 	"github.com/visdesktop/vis/backend/ext"
 )
 
-// ErrNoREPL is what every REPL verb answers for Go.
-var ErrNoREPL = errors.New(`Go has no REPL; use run_tests or shell("go run ...")`)
 
 // ErrBadArgs marks a call the pack refuses before doing anything.
 var ErrBadArgs = errors.New("bad arguments")
@@ -63,12 +61,9 @@ func Extension() ext.Extension {
 			Format:   Format,
 			Lint:     Lint,
 			Test:     Test,
-			Eval: func(context.Context, ext.ToolEnv, ext.Call) (map[string]any, error) {
-				return nil, ErrNoREPL
-			},
-			Repl: func(context.Context, ext.ToolEnv, string, ext.Call) (map[string]any, error) {
-				return nil, ErrNoREPL
-			},
+			// Go has no REPL: Eval and Repl stay nil, so the capability
+			// matrix does not offer them and the facade refuses repl_* for
+			// go before any side effect, naming the languages that have one.
 		}},
 	}
 }

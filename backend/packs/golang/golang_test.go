@@ -76,27 +76,10 @@ func TestExtensionShape(t *testing.T) {
 	}
 }
 
-func TestREPLRefused(t *testing.T) {
-	dir := t.TempDir()
-	env, res := packtest.ToolEnv(t, dir)
+func TestNoREPL(t *testing.T) {
 	lt := Extension().LanguageTools[0]
-	check := func(what string, got map[string]any, err error) {
-		t.Helper()
-		if !errors.Is(err, ErrNoREPL) || got != nil {
-			t.Fatalf("%s = %v, %v; want ErrNoREPL", what, got, err)
-		}
-		if !strings.Contains(err.Error(), `use run_tests or shell("go run ...")`) {
-			t.Fatalf("%s message %q", what, err)
-		}
-	}
-	got, err := lt.Eval(context.Background(), env, call(dir, map[string]any{"code": "1+1"}))
-	check("repl_eval", got, err)
-	for _, op := range []string{"start", "status", "stop", "connect"} {
-		got, err := lt.Repl(context.Background(), env, op, call(dir, nil))
-		check("repl_"+op, got, err)
-	}
-	if l := res.List(context.Background(), "s-test"); len(l) != 0 {
-		t.Fatalf("a refused REPL registered resources: %v", l)
+	if lt.Eval != nil || lt.Repl != nil {
+		t.Fatal("the go pack offers a REPL; the capability matrix would list repl_eval/repl_start for go")
 	}
 }
 

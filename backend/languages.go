@@ -1,0 +1,139 @@
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/langtools"
+	"github.com/visdesktop/vis/backend/packs/golang"
+	"github.com/visdesktop/vis/backend/packs/python"
+	"github.com/visdesktop/vis/backend/prompt"
+	"github.com/visdesktop/vis/backend/workspace"
+)
+
+// languages is the engine's extension machinery: the registry of packs, the
+// session-owned process registry, and one file watcher per workspace.
+func (e *Engine) registerPacks() error {
+	e.python = python.New(python.Options{Getenv: e.getenv})
+	for _, x := range []ext.Extension{e.python.Extension(), golang.Extension()} {
+		if err := e.ext.Register(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// turnEnv computes the extension environment of a workspace: a bounded scan
+// (≤ 3,000 entries) of its files and languages.
+func (e *Engine) turnEnv(ctx context.Context, sessionID, root string) ext.Environment {
+	env := ext.Environment{SessionID: sessionID, Workspace: root, Getenv: e.getenv,
+		Files: func(rel string) bool { return workspace.Exists(root, rel) }, HasExt: func(...string) bool { return false }}
+	scan, err := workspace.ScanDir(ctx, root, 0)
+	if err != nil {
+		return env
+	}
+	for _, l := range scan.Languages {
+		env.Languages = append(env.Languages, ext.LanguageCount{Language: l.Language, Files: l.Files})
+	}
+	env.Primary = scan.Primary()
+	env.Files = scan.Exists
+	env.HasExt = scan.HasExt
+	return env
+}
+
+// activate computes the active extensions for a turn (once) and points the
+// session's language surface at them.
+func (e *Engine) activate(ctx context.Context, sessionID string, rt *sessionRT) (*ext.Active, *langtools.Facade) {
+	env := e.turnEnv(ctx, sessionID, rt.workspace)
+	active := e.ext.Active(env)
+	facade := langtools.New(active, ext.ToolEnv{SessionID: sessionID, Workspace: rt.workspace, LogDir: e.logDir(), Resources: e.resources}, env.Languages)
+	rt.surface.Set(facade)
+	return active, facade
+}
+
+func (e *Engine) logDir() string { return filepath.Join(e.home, "desktop", "logs") }
+
+// fragments are the TURN-SYSTEM-CONTEXT fragments: the language matrix,
+// then every active extension's own.
+func fragments(active *ext.Active, facade *langtools.Facade) []prompt.Fragment {
+	var out []prompt.Fragment
+	if f, ok := facade.Fragment(); ok {
+		out = append(out, prompt.Fragment{Name: f.Name, Builtin: f.Builtin, Text: f.Text})
+	}
+	for _, f := range active.Fragments() {
+		out = append(out, prompt.Fragment{Name: f.Name, Builtin: f.Builtin, Text: f.Text})
+	}
+	return out
+}
+
+// Packs returns the language packs active in a workspace now (what the
+// next turn will see).
+func (e *Engine) Packs(ctx context.Context, workspaceDir string) []string {
+	root := canonical(workspaceDir)
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return []string{}
+	}
+	names := []string{}
+	for _, x := range e.ext.Active(e.turnEnv(ctx, "", root)).Extensions() {
+		if x.Kind == "language" {
+			names = append(names, packLabel(x.Name))
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func packLabel(name string) string {
+	const prefix = "language-"
+	if len(name) > len(prefix) && name[:len(prefix)] == prefix {
+		return name[len(prefix):]
+	}
+	return name
+}
+
+// watch starts the file watcher of a workspace once: when files appear or
+// vanish, the window's pack badges are recomputed at once (the running turn
+// keeps its frozen set; the next turn sees the new one).
+func (e *Engine) watch(root string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.watchers[root]; ok {
+		return
+	}
+	w, err := workspace.Watch(e.ctx, root, func([]string) {
+		e.broker.Publish(events.Event{Phase: events.Packs, Data: map[string]any{"workspace": root, "packs": e.Packs(e.ctx, root)}})
+	}, workspace.WatchOptions{Debounce: 300 * time.Millisecond})
+	if err != nil {
+		return // no watcher (too many folders, no inotify): the next turn still rescans
+	}
+	e.watchers[root] = w
+}
+
+// Resources lists the session's REPLs (probed now).
+func (e *Engine) Resources(ctx context.Context, sessionID string) []ext.ResourceInfo {
+	out := e.resources.List(ctx, sessionID)
+	if out == nil {
+		out = []ext.ResourceInfo{}
+	}
+	return out
+}
+
+// StopResource stops (or detaches) one of the session's REPLs.
+func (e *Engine) StopResource(ctx context.Context, sessionID, id string) (ext.StopResult, error) {
+	return e.resources.Stop(ctx, sessionID, id)
+}
+
+// RestartResource stops a REPL and starts it again with the same settings.
+func (e *Engine) RestartResource(ctx context.Context, sessionID, id string) error {
+	return e.resources.Restart(ctx, sessionID, id)
+}
+
+// ResourceLogs returns the last n lines of a REPL's log.
+func (e *Engine) ResourceLogs(sessionID, id string, n int) (string, error) {
+	return e.resources.Logs(sessionID, id, n)
+}
