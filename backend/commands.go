@@ -216,9 +216,11 @@ func (e *Engine) Status(ctx context.Context, sessionID, workspace string) (Statu
 			v.ContextLimit = rv.res.Model.Context
 		}
 	}
+	v.Packs = e.Packs(ctx, workspace)
 	if sessionID == "" {
 		return v, nil
 	}
+	v.REPLs = e.resources.Count(sessionID)
 	turns, err := e.store.ListTurns(ctx, sessionID)
 	if err != nil {
 		return v, err

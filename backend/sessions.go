@@ -38,6 +38,7 @@ func (e *Engine) DeleteSession(ctx context.Context, id string) error {
 	if err := e.store.DeleteSession(ctx, id); err != nil {
 		return err
 	}
+	e.resources.StopSession(ctx, id) // its REPLs die with it
 	e.mu.Lock()
 	if rt, ok := e.sessions[id]; ok {
 		rt.tools.Close()
