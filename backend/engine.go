@@ -7,6 +7,7 @@ package backend
 import (
 	"time"
 
+	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/chat"
 )
 
@@ -64,6 +65,15 @@ type IterationView struct {
 	Calls []CallView `json:"calls"`
 }
 
+// ImageRef names an image attached to a turn; the window fetches its bytes
+// by ID (Engine.Image).
+type ImageRef struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	MediaType string `json:"media_type"`
+	Size      int64  `json:"size"`
+}
+
 // TurnView is one user request and what came of it.
 type TurnView struct {
 	Position   int             `json:"position"`
@@ -76,6 +86,7 @@ type TurnView struct {
 	DurationMs int64           `json:"duration_ms"`
 	Started    time.Time       `json:"started"`
 	Iterations []IterationView `json:"iterations"`
+	Images     []ImageRef      `json:"images"`
 }
 
 // Transcript is a session snapshot; Seq is the broker sequence number at the
@@ -95,6 +106,9 @@ type SendRequest struct {
 	Channel   string
 	Model     string
 	BaseURL   string
+	// Images offered with the message (dropped, pasted, picked, --image);
+	// image paths written in Text are attached too.
+	Images []attach.Input
 }
 
 // TurnResult is the outcome of one turn.

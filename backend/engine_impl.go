@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
@@ -261,13 +262,26 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 	if err != nil {
 		return Transcript{}, err
 	}
+	atts, err := e.store.ListAttachments(ctx, id, 0)
+	if err != nil {
+		return Transcript{}, err
+	}
+	imagesOf := map[int64][]ImageRef{}
+	for _, a := range atts {
+		if a.Kind == "image" && a.TurnID != 0 && a.IterationID == 0 {
+			imagesOf[a.TurnID] = append(imagesOf[a.TurnID], ImageRef{ID: a.ID, Name: a.Filename, MediaType: a.MediaType, Size: a.SizeBytes})
+		}
+	}
 	tv := make([]TurnView, 0, len(turns))
 	for _, t := range turns {
 		its, err := e.store.ListIterations(ctx, t.ID)
 		if err != nil {
 			return Transcript{}, err
 		}
-		v := TurnView{Position: t.Position, Channel: t.Channel, Request: t.Request, Status: t.Status, Answer: t.Answer, Error: t.Error, Usage: t.Usage, DurationMs: t.DurationMs, Started: t.Started, Iterations: []IterationView{}}
+		v := TurnView{Position: t.Position, Channel: t.Channel, Request: t.Request, Status: t.Status, Answer: t.Answer, Error: t.Error, Usage: t.Usage, DurationMs: t.DurationMs, Started: t.Started, Iterations: []IterationView{}, Images: imagesOf[t.ID]}
+		if v.Images == nil {
+			v.Images = []ImageRef{}
+		}
 		for _, it := range its {
 			v.Iterations = append(v.Iterations, IterationView{Position: it.Position, Status: it.Status, Code: it.Code, Output: it.Output, Error: it.Error, Prose: it.Prose, Reasoning: it.Reasoning, Answer: it.Answer, Model: it.Model, Usage: it.Usage, DurationMs: it.Finished.Sub(it.Started).Milliseconds(), Calls: callViews(it)})
 		}
@@ -551,7 +565,11 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	for _, w := range append(rv.cfg.Warnings, warnings...) {
 		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": w}})
 	}
-	msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev})
+	imgs, skipped := e.images(rt.workspace, req, rv.res.Model.Vision)
+	for _, sk := range skipped {
+		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, sk.Reason)}})
+	}
+	msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev, Images: attach.Wire(imgs), Skipped: skipped})
 	effort := ""
 	if rv.res.Reasoning != "" {
 		if rv.res.Model.Reasoning {
@@ -569,6 +587,11 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
 		Messages: msgs, View: view,
 		Goal: &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
+		OnStart: func(ctx context.Context, turnID int64) {
+			if _, err := attach.Save(ctx, e.store, id, turnID, imgs); err != nil {
+				e.broker.Publish(eventWarning(id, "An image could not be saved with the turn: "+err.Error()))
+			}
+		},
 	})
 	if ferr := e.goals.FinishTurn(bg, turnStart, res.Status); ferr != nil && err == nil {
 		err = fmt.Errorf("goal: %w", ferr)
@@ -614,6 +637,36 @@ func (e *Engine) recap(ctx context.Context, id string) ([]prompt.TurnRecap, erro
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// Image returns a stored image's bytes and type (for the window to show a
+// sent image larger). Only images of the given session are served.
+func (e *Engine) Image(ctx context.Context, sessionID string, id int64) ([]byte, string, error) {
+	img, err := e.store.GetImage(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if img.SessionID != sessionID {
+		return nil, "", fmt.Errorf("image %d: %w", id, store.ErrNotFound)
+	}
+	return img.Bytes, img.MediaType, nil
+}
+
+// images gathers a message's images: those offered with it and the image
+// files its text names (relative to the workspace, ~ expanded). Refused ones
+// come back as skipped rows with the reason, for the manifest and the window.
+func (e *Engine) images(workspace string, req SendRequest, vision bool) ([]attach.Prepared, []prompt.SkippedImage) {
+	in := append([]attach.Input(nil), req.Images...)
+	home, _ := os.UserHomeDir()
+	for _, p := range attach.PathsInText(req.Text, workspace, home) {
+		in = append(in, attach.Input{Path: p})
+	}
+	if len(in) == 0 {
+		return nil, nil
+	}
+	opts := attach.DefaultOptions()
+	opts.Vision = vision
+	return attach.Prepare(in, opts)
 }
 
 // shellRecapChars bounds how much of a `!cmd` output the recap carries.

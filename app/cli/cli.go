@@ -15,12 +15,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/goals"
 	"github.com/visdesktop/vis/backend/store"
@@ -42,7 +44,7 @@ const (
 
 const usage = `Usage:
   vis                      open the desktop window
-  vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--json] PROMPT
+  vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--image PATH]... [--json] PROMPT
                            run one turn headless; PROMPT "-" reads stdin
   vis sessions [--json]    list sessions
   vis show ID [--json]     print a session's transcript
@@ -141,6 +143,8 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	model := fs.String("model", "", "model name")
 	baseURL := fs.String("base-url", "", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
 	asJSON := fs.Bool("json", false, "print one JSON object per engine event, then a result object")
+	var images imageFlag
+	fs.Var(&images, "image", "attach an image file (repeatable)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -195,7 +199,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	if *asJSON {
 		out = startJSON(eng.Events(), env.Stdout)
 	}
-	res, err := eng.RunTurn(ctx, backend.SendRequest{SessionID: sid, Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL})
+	res, err := eng.RunTurn(ctx, backend.SendRequest{SessionID: sid, Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()})
 	if out != nil {
 		out.stop(eng.Events().Seq())
 	}
@@ -393,6 +397,28 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 		}
 	}
 	return ExitOK
+}
+
+// imageFlag collects repeated --image paths, made absolute.
+type imageFlag []string
+
+func (f *imageFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *imageFlag) Set(p string) error {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, abs)
+	return nil
+}
+
+func (f imageFlag) inputs() []attach.Input {
+	var in []attach.Input
+	for _, p := range f {
+		in = append(in, attach.Input{Path: p})
+	}
+	return in
 }
 
 // latestSession returns the most recent session of a workspace, or "" and

@@ -347,7 +347,7 @@ func (c *Config) Resolve(getenv func(string) string, o Overrides) (Resolved, err
 	if r.APIKey == "" && !IsLoopback(r.BaseURL) {
 		return r, fmt.Errorf("%w: %s needs an API key; set VIS_API_KEY (or api_key in $VIS_HOME/config.yml)", ErrNotConfigured, r.BaseURL)
 	}
-	r.Model = Model{Name: name}
+	r.Model = Model{Name: name, Vision: LikelyVision(name)}
 	for _, prov := range c.Providers {
 		if p != nil && prov.ID != p.ID && r.ProviderID != "env" && r.ProviderID != "flag" {
 			continue
@@ -369,6 +369,19 @@ func (c *Config) providerIDs() string {
 	}
 	sort.Strings(ids)
 	return strings.Join(ids, ", ")
+}
+
+// LikelyVision guesses whether a model that has no entry in the config
+// sees images, from its name (the common vision families). A config entry
+// always decides (`vision: true|false`).
+func LikelyVision(name string) bool {
+	n := strings.ToLower(name)
+	for _, k := range []string{"gpt-4o", "gpt-4.1", "gpt-5", "o3", "o4", "claude", "gemini", "vision", "-vl", "llava", "pixtral", "gemma3", "gemma-3", "llama-4", "llama4", "qwen2.5-vl", "minicpm-v", "moondream"} {
+		if strings.Contains(n, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsLoopback reports whether a base URL points at this machine.

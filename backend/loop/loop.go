@@ -104,6 +104,9 @@ type Turn struct {
 	// Goal, when set, applies the session goal's budget, stops and
 	// continuation (nil = no goal machinery).
 	Goal Goal
+	// OnStart, when set, runs once the turn is recorded (e.g. to link the
+	// message's images to it).
+	OnStart func(ctx context.Context, turnID int64)
 }
 
 // Result is the outcome of a turn.
@@ -145,6 +148,9 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 		if err := r.Store.SetTurnPrompt(bg, rec.ID, string(raw)); err != nil {
 			return Result{}, fmt.Errorf("save turn prompt: %w", err)
 		}
+	}
+	if t.OnStart != nil {
+		t.OnStart(bg, rec.ID)
 	}
 	tr := &turnRun{Runner: r, t: t, ctx: ctx, bg: bg, now: now, turnID: rec.ID, pos: rec.Position, msgs: append([]chat.Message(nil), t.Messages...)}
 	tr.publish(events.TurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
