@@ -1,0 +1,309 @@
+// Package js is the JavaScript/TypeScript language pack (seed 001). It
+// activates on bunfig.toml, bun.lock, bun.lockb or .bun-version at the
+// workspace root, or on a package.json with JS/TS sources (the bounded
+// scan of env.HasExt), and registers the same handlers for "typescript",
+// "javascript", "tsx" and "jsx" (aliases mts/cts → typescript, mjs/cjs →
+// javascript).
+//
+// Runtime: bun when the project uses it (its lock or config files) or bun
+// is on PATH (or ~/.bun/bin/bun), else node. A project that uses bun on a
+// machine without it runs on node, and results say so in "note".
+//
+//   - repl_start/repl_status/repl_stop manage a persistent REPL child
+//     (runtime -e <embedded server>) speaking JSON lines: {"code"} or
+//     {"op":"ping"} → {ok,out,err,value,data,type,exc,timed_out}. Top-level
+//     bindings persist across evaluations, top-level await works, console
+//     output is captured. Ids are "jsrepl:<dir with ~>" ("#label" appended
+//     for a labelled second REPL). repl_connect is refused: we own these
+//     runtimes.
+//   - repl_eval with timeout_ms (default 30 s): an evaluation past its
+//     budget is abandoned and reported timed_out with the REPL's state
+//     kept (async waits are abandoned in the server; a synchronous busy
+//     loop is interrupted with SIGINT). Only when the REPL does not answer
+//     even then is it killed and restarted, and the result says
+//     "restarted": true (state lost).
+//   - run_tests: `bun test [-t pattern] [paths]` under bun; under node the
+//     project's configured runner (vitest or jest from package.json) or
+//     `node --test` with TAP output. Counts come from the runner's summary;
+//     a count it did not print is absent, never 0.
+//   - format_code with the project's prettier (node_modules/.bin/prettier),
+//     else refused with ErrNoFormatter. No lint handler.
+//
+// Every child runs in its own process group with the parent-death signal
+// on Linux; REPLs are registered in env.Resources, which owns stopping them.
+// Handlers are safe for concurrent use; evaluations on one REPL run one at a
+// time.
+package js
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/visdesktop/vis/backend/ext"
+)
+
+// Sentinel errors callers can tell apart.
+var (
+	ErrBadArgs     = errors.New("bad arguments")
+	ErrNoRuntime   = errors.New("no JavaScript runtime: install node or bun")
+	ErrNoFormatter = errors.New("no formatter found: install prettier in the project (npm install --save-dev prettier)")
+	ErrNoREPL      = errors.New("no JavaScript REPL is running")
+	ErrConnect     = errors.New(`repl_connect is Clojure only: Vis owns the JavaScript runtimes it starts; use repl_start("javascript")`)
+)
+
+// Languages are the facade languages this pack answers for.
+var Languages = []string{"typescript", "javascript", "tsx", "jsx"}
+
+// bunMarkers are the root files that say a project uses bun.
+var bunMarkers = []string{"bunfig.toml", "bun.lock", "bun.lockb", ".bun-version"}
+
+// sourceExts are the files that make a package.json workspace a JS one.
+var sourceExts = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+// Extension returns the JavaScript/TypeScript pack.
+func Extension() ext.Extension {
+	var tools []ext.LanguageTools
+	for _, lang := range Languages {
+		lt := ext.LanguageTools{Language: lang, Format: Format, Test: Test, Eval: Eval, Repl: Repl}
+		switch lang {
+		case "typescript":
+			lt.Aliases = []string{"ts", "mts", "cts"}
+		case "javascript":
+			lt.Aliases = []string{"js", "mjs", "cjs"}
+		}
+		tools = append(tools, lt)
+	}
+	return ext.Extension{
+		Name:          "language-js",
+		Description:   "JavaScript/TypeScript language pack on bun, else node: a managed REPL (persistent bindings, top-level await), run_tests (bun test, vitest, jest or node --test) and prettier.",
+		Kind:          "language",
+		Activate:      Active,
+		LanguageTools: tools,
+	}
+}
+
+// Active reports whether the workspace is a bun project, or a package.json
+// project with JS/TS sources.
+func Active(env ext.Environment) (bool, error) {
+	has := env.Files
+	if has == nil {
+		has = func(rel string) bool {
+			_, err := os.Stat(filepath.Join(env.Workspace, rel))
+			return err == nil
+		}
+	}
+	for _, m := range bunMarkers {
+		if has(m) {
+			return true, nil
+		}
+	}
+	if !has("package.json") || env.HasExt == nil {
+		return false, nil
+	}
+	return env.HasExt(sourceExts...), nil
+}
+
+// Runtime is the JavaScript runtime chosen for a directory.
+type Runtime struct {
+	Name string // "bun" or "node"
+	Path string // executable
+	Note string // why, when it is not what the project asked for
+}
+
+// LookPath finds executables; tests replace it to exercise the bun path.
+type LookPath func(file string) (string, error)
+
+// ResolveRuntime picks bun when the project uses it or it is installed,
+// else node. dir is searched upwards to workspace for bun's files; home is
+// where ~/.bun/bin/bun lives.
+func ResolveRuntime(workspace, dir, home string, look LookPath) (Runtime, error) {
+	if look == nil {
+		look = exec.LookPath
+	}
+	usesBun := projectUsesBun(workspace, dir)
+	bun, err := look("bun")
+	if err != nil && home != "" {
+		if p := filepath.Join(home, ".bun", "bin", "bun"); isExec(p) {
+			bun, err = p, nil
+		}
+	}
+	if err == nil {
+		return Runtime{Name: "bun", Path: bun}, nil
+	}
+	node, nerr := look("node")
+	if nerr != nil {
+		return Runtime{}, ErrNoRuntime
+	}
+	rt := Runtime{Name: "node", Path: node}
+	if usesBun {
+		rt.Note = "the project uses bun but bun is not installed; ran on node"
+	}
+	return rt, nil
+}
+
+func isExec(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// projectUsesBun looks for bun's files from dir up to the workspace root.
+func projectUsesBun(workspace, dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, m := range bunMarkers {
+			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
+				return true
+			}
+		}
+		if d == workspace || filepath.Dir(d) == d || (workspace != "" && !strings.HasPrefix(d, workspace)) {
+			return false
+		}
+	}
+}
+
+// findUp returns the first dir/rel from dir up to the workspace root that
+// exists ("" when none).
+func findUp(workspace, dir, rel string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if p := filepath.Join(d, rel); isExec(p) {
+			return p
+		}
+		if d == workspace || filepath.Dir(d) == d || (workspace != "" && !strings.HasPrefix(d, workspace)) {
+			return ""
+		}
+	}
+}
+
+func badArgs(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadArgs, fmt.Sprintf(format, a...))
+}
+
+func cwdOf(env ext.ToolEnv, c ext.Call) string {
+	if c.Cwd != "" {
+		return c.Cwd
+	}
+	return env.Workspace
+}
+
+func homeDir() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+func optString(opts map[string]any, key string) string {
+	s, _ := opts[key].(string)
+	return s
+}
+
+// optPaths returns "paths" (a list, or one string) then "path", blanks dropped.
+func optPaths(opts map[string]any) ([]string, error) {
+	var out []string
+	add := func(v any, key string) error {
+		switch x := v.(type) {
+		case nil:
+		case string:
+			if s := strings.TrimSpace(x); s != "" {
+				out = append(out, s)
+			}
+		case []string:
+			for _, s := range x {
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, s)
+				}
+			}
+		case []any:
+			for _, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					return badArgs("%s entries must be strings, got %T", key, e)
+				}
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, s)
+				}
+			}
+		default:
+			return badArgs("%s must be a list of strings, got %T", key, v)
+		}
+		return nil
+	}
+	if err := add(opts["paths"], "paths"); err != nil {
+		return nil, err
+	}
+	if err := add(opts["path"], "path"); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// optMillis reads a positive millisecond option (0 when absent).
+func optMillis(opts map[string]any, key string) (int64, error) {
+	v, ok := opts[key]
+	if !ok || v == nil {
+		return 0, nil
+	}
+	var n int64
+	switch x := v.(type) {
+	case int:
+		n = int64(x)
+	case int64:
+		n = x
+	case float64:
+		n = int64(x)
+	default:
+		return 0, badArgs("%s must be a number of milliseconds, got %T", key, v)
+	}
+	if n <= 0 {
+		return 0, badArgs("%s must be positive", key)
+	}
+	return n, nil
+}
+
+// resolveIn makes p absolute against cwd and refuses a path outside the workspace.
+func resolveIn(workspace, cwd, p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, p)
+	}
+	abs = filepath.Clean(abs)
+	if workspace != "" {
+		rel, err := filepath.Rel(workspace, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", badArgs("%s is outside the workspace", p)
+		}
+	}
+	return abs, nil
+}
+
+func relTo(base, abs string) string {
+	if rel, err := filepath.Rel(base, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}
+
+// clip keeps the head and tail of s within about max bytes, on rune boundaries.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max/2, len(s)-max/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + fmt.Sprintf("\n… [%d bytes clipped] …\n", tail-head) + s[tail:]
+}
+
+// tildePath shows dir with the home prefix as "~".
+func tildePath(dir, home string) string {
+	if home != "" && (dir == home || strings.HasPrefix(dir, home+string(filepath.Separator))) {
+		return "~" + strings.TrimPrefix(dir, home)
+	}
+	return dir
+}

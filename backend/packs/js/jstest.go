@@ -1,0 +1,452 @@
+package js
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/visdesktop/vis/backend/ext"
+)
+
+// DefaultTestTimeout bounds one run_tests call unless timeout_ms says otherwise.
+const DefaultTestTimeout = 10 * time.Minute
+
+const maxOutput = 16000
+
+// Test runners.
+const (
+	RunnerBun    = "bun test"
+	RunnerNode   = "node --test"
+	RunnerVitest = "vitest"
+	RunnerJest   = "jest"
+)
+
+// Test is run_tests for JavaScript/TypeScript. Selectors: paths (files or
+// directories), node ids "path::name" and "::name" (the names become one
+// name pattern). Result: the shared contract (is_pass, total, pass, fail,
+// skipped, failures, output, timed_out) plus runner, cmd, exit.
+func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
+	sel, err := optPaths(c.Opts)
+	if err != nil {
+		return nil, err
+	}
+	if a := optString(c.Opts, "arg"); strings.TrimSpace(a) != "" {
+		sel = append(sel, strings.TrimSpace(a))
+	}
+	if _, ok := c.Opts["filter"]; ok {
+		return nil, badArgs(`"filter" is not an option; select tests with node ids: {"paths": ["::test name"]}`)
+	}
+	cwd := cwdOf(env, c)
+	paths, names, err := splitSelectors(env.Workspace, cwd, sel)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := ResolveRuntime(env.Workspace, cwd, homeDir(), nil)
+	if err != nil {
+		return nil, err
+	}
+	argv, runner, err := TestCommand(env.Workspace, cwd, rt, paths, names)
+	if err != nil {
+		return nil, err
+	}
+	timeout := DefaultTestTimeout
+	if ms, err := optMillis(c.Opts, "timeout_ms"); err != nil {
+		return nil, err
+	} else if ms > 0 {
+		timeout = time.Duration(ms) * time.Millisecond
+	}
+	r, err := runProc(ctx, cwd, timeout, "", argv...)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", runner, err)
+	}
+	out := r.Stdout
+	if r.Stderr != "" {
+		out += "\n" + r.Stderr
+	}
+	var res map[string]any
+	switch runner {
+	case RunnerBun:
+		res = ParseBun(out)
+	case RunnerVitest:
+		res = ParseVitest(out)
+	case RunnerJest:
+		res = ParseJest(out)
+	default:
+		res = ParseTAP(r.Stdout, cwd)
+	}
+	res["runner"], res["cmd"], res["exit"], res["timed_out"] = runner, argv, r.Exit, r.TimedOut
+	res["output"] = clip(out, maxOutput)
+	if rt.Note != "" {
+		res["note"] = rt.Note
+	}
+	pass := r.Exit == 0 && !r.TimedOut
+	if f, ok := res["fail"].(int); ok && f > 0 {
+		pass = false
+	}
+	total, counted := res["total"].(int)
+	if counted && total == 0 {
+		pass = false
+		if len(names) > 0 {
+			res["error"] = "no test matched " + strings.Join(sel, ", ")
+		} else {
+			res["error"] = "no tests found"
+		}
+	}
+	if r.TimedOut {
+		res["error"] = fmt.Sprintf("%s timed out after %v; its process group was killed", runner, timeout)
+	} else if !counted && r.Exit != 0 && res["error"] == nil {
+		res["error"] = fmt.Sprintf("%s failed (exit %d) without a summary", runner, r.Exit)
+	}
+	res["is_pass"] = pass
+	return res, nil
+}
+
+// splitSelectors separates paths (checked to exist inside the workspace,
+// kept relative to cwd) from node-id test names.
+func splitSelectors(workspace, cwd string, sel []string) (paths, names []string, err error) {
+	seen := map[string]bool{}
+	for _, s := range sel {
+		path, name, isID := strings.Cut(s, "::")
+		if isID {
+			if name = strings.TrimSpace(name); name == "" {
+				return nil, nil, badArgs("node id %q names no test; write path::name or ::name", s)
+			}
+			names = append(names, name)
+		}
+		if path = strings.TrimSpace(path); path == "" {
+			continue
+		}
+		abs, err := resolveIn(workspace, cwd, path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, nil, badArgs("%s: no such file or directory", path)
+		}
+		if rel := relTo(cwd, abs); !seen[rel] {
+			seen[rel] = true
+			paths = append(paths, rel)
+		}
+	}
+	return paths, names, nil
+}
+
+// NamePattern joins test names into one regular expression.
+func NamePattern(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = regexp.QuoteMeta(n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return "(" + strings.Join(q, "|") + ")"
+}
+
+// packageJSON is what run_tests reads of package.json.
+type packageJSON struct {
+	Scripts         map[string]string `json:"scripts"`
+	Dependencies    map[string]string `json:"dependencies"`
+	DevDependencies map[string]string `json:"devDependencies"`
+}
+
+// configuredRunner is "vitest" or "jest" when package.json (the nearest
+// one from dir up) names it in scripts.test or its dependencies.
+func configuredRunner(workspace, dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "package.json")); err == nil {
+			var pj packageJSON
+			if json.Unmarshal(b, &pj) != nil {
+				return ""
+			}
+			script := pj.Scripts["test"]
+			for _, r := range []string{RunnerVitest, RunnerJest} {
+				if strings.Contains(script, r) {
+					return r
+				}
+			}
+			for _, r := range []string{RunnerVitest, RunnerJest} {
+				if _, ok := pj.DevDependencies[r]; ok {
+					return r
+				}
+				if _, ok := pj.Dependencies[r]; ok {
+					return r
+				}
+			}
+			return ""
+		}
+		if d == workspace || filepath.Dir(d) == d || (workspace != "" && !strings.HasPrefix(d, workspace)) {
+			return ""
+		}
+	}
+}
+
+// TestCommand builds the test command: bun test under bun; else the
+// project's vitest or jest (which must be installed); else node --test.
+func TestCommand(workspace, dir string, rt Runtime, paths, names []string) ([]string, string, error) {
+	pat := NamePattern(names)
+	if rt.Name == "bun" {
+		argv := []string{rt.Path, "test"}
+		if pat != "" {
+			argv = append(argv, "-t", pat)
+		}
+		return append(argv, paths...), RunnerBun, nil
+	}
+	switch r := configuredRunner(workspace, dir); r {
+	case RunnerVitest, RunnerJest:
+		bin := findUp(workspace, dir, filepath.Join("node_modules", ".bin", r))
+		if bin == "" {
+			return nil, "", fmt.Errorf("the project is configured for %s but it is not installed; run npm install first", r)
+		}
+		argv := []string{bin}
+		if r == RunnerVitest {
+			argv = append(argv, "run")
+		} else {
+			argv = append(argv, "--ci")
+		}
+		argv = append(argv, paths...)
+		if pat != "" {
+			argv = append(argv, "-t", pat)
+		}
+		return argv, r, nil
+	}
+	argv := []string{rt.Path, "--test", "--test-reporter=tap"}
+	if pat != "" {
+		argv = append(argv, "--test-name-pattern="+pat)
+	}
+	return append(argv, paths...), RunnerNode, nil
+}
+
+func count(re *regexp.Regexp, s string) (int, bool) {
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
+var (
+	bunPass  = regexp.MustCompile(`(?m)^\s*(\d+) pass\b`)
+	bunFail  = regexp.MustCompile(`(?m)^\s*(\d+) fail\b`)
+	bunSkip  = regexp.MustCompile(`(?m)^\s*(\d+) skip\b`)
+	bunTodo  = regexp.MustCompile(`(?m)^\s*(\d+) todo\b`)
+	bunRan   = regexp.MustCompile(`(?m)^Ran (\d+) tests?\b`)
+	bunFailT = regexp.MustCompile(`(?m)^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$`)
+)
+
+// ParseBun reads bun test's summary; a count it did not print is absent.
+func ParseBun(out string) map[string]any {
+	res := map[string]any{}
+	if n, ok := count(bunPass, out); ok {
+		res["pass"] = n
+	}
+	if n, ok := count(bunFail, out); ok {
+		res["fail"] = n
+	}
+	skipped, hasSkip := count(bunSkip, out)
+	if todo, ok := count(bunTodo, out); ok {
+		skipped, hasSkip = skipped+todo, true
+	}
+	if hasSkip {
+		res["skipped"] = skipped
+	}
+	if n, ok := count(bunRan, out); ok {
+		res["total"] = n
+	}
+	failures := []map[string]any{}
+	lines := strings.Split(out, "\n")
+	from := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "(pass) ") || strings.HasPrefix(l, "(skip) ") || strings.HasPrefix(l, "(todo) ") {
+			from = i + 1
+			continue
+		}
+		if m := bunFailT.FindStringSubmatch(l); m != nil {
+			msg := strings.TrimSpace(strings.Join(lines[from:i], "\n"))
+			failures = append(failures, map[string]any{"test": m[1], "type": "fail", "message": clip(msg, 4000)})
+			from = i + 1
+		}
+	}
+	res["failures"] = failures
+	return res
+}
+
+var (
+	vitestTests = regexp.MustCompile(`(?m)^\s*Tests\s+(.*)$`)
+	vitestN     = map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`)}
+	vitestTotal = regexp.MustCompile(`\((\d+)\)`)
+	vitestFailT = regexp.MustCompile(`(?m)^\s*FAIL\s+(\S+) > (.+?)\s*$`)
+	jestTests   = regexp.MustCompile(`(?m)^Tests:\s+(.*)$`)
+	jestN       = map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`), "total": regexp.MustCompile(`(\d+) total`)}
+	jestFailT   = regexp.MustCompile(`(?m)^\s*● (.+)$`)
+)
+
+// ParseVitest reads vitest's "Tests  1 failed | 2 passed (3)" line.
+func ParseVitest(out string) map[string]any {
+	res := map[string]any{}
+	if m := vitestTests.FindStringSubmatch(out); m != nil {
+		for k, re := range vitestN {
+			if n, ok := count(re, m[1]); ok {
+				res[k] = n
+			}
+		}
+		if n, ok := count(vitestTotal, m[1]); ok {
+			res["total"] = n
+		}
+	}
+	failures := []map[string]any{}
+	seen := map[string]bool{}
+	for _, m := range vitestFailT.FindAllStringSubmatch(out, -1) {
+		if key := m[1] + " > " + m[2]; !seen[key] {
+			seen[key] = true
+			failures = append(failures, map[string]any{"test": m[2], "type": "fail", "message": "", "file": m[1]})
+		}
+	}
+	res["failures"] = failures
+	return res
+}
+
+// ParseJest reads jest's "Tests: 1 failed, 2 passed, 3 total" line.
+func ParseJest(out string) map[string]any {
+	res := map[string]any{}
+	if m := jestTests.FindStringSubmatch(out); m != nil {
+		for k, re := range jestN {
+			if n, ok := count(re, m[1]); ok {
+				res[k] = n
+			}
+		}
+	}
+	failures := []map[string]any{}
+	for _, m := range jestFailT.FindAllStringSubmatch(out, -1) {
+		if !strings.HasPrefix(m[1], "Test suite failed to run") {
+			failures = append(failures, map[string]any{"test": strings.ReplaceAll(m[1], " › ", " > "), "type": "fail", "message": ""})
+		}
+	}
+	res["failures"] = failures
+	return res
+}
+
+var (
+	tapCount    = func(k string) *regexp.Regexp { return regexp.MustCompile(`(?m)^# ` + k + ` (\d+)\s*$`) }
+	tapTests    = tapCount("tests")
+	tapPass     = tapCount("pass")
+	tapFail     = tapCount("fail")
+	tapSkipped  = tapCount("skipped")
+	tapTodo     = tapCount("todo")
+	tapCanceled = tapCount("cancelled")
+	tapSubtest  = regexp.MustCompile(`^(\s*)# Subtest: (.*)$`)
+	tapResult   = regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.*?)(?: # (SKIP|TODO)\b ?(.*))?$`)
+	tapKey      = regexp.MustCompile(`^([A-Za-z_]+): ?(.*)$`)
+)
+
+// ParseTAP reads node --test's TAP output: counts from its "# tests/pass/
+// fail/skipped" trailer (tests deselected by a name pattern, which node
+// reports as skipped, are not counted), failures from "not ok" entries
+// with their YAML blocks.
+func ParseTAP(out, cwd string) map[string]any {
+	res := map[string]any{}
+	lines := strings.Split(out, "\n")
+	deselected := 0
+	var stack []string
+	failures := []map[string]any{}
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if m := tapSubtest.FindStringSubmatch(l); m != nil {
+			depth := len(m[1]) / 4
+			if depth < len(stack) {
+				stack = stack[:depth]
+			}
+			stack = append(stack, m[2])
+			continue
+		}
+		m := tapResult.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		indent, status, name, directive, reason := m[1], m[2], m[3], m[4], m[5]
+		if directive == "SKIP" && reason == "test name does not match pattern" {
+			deselected++
+		}
+		// The YAML block that follows, at indent+2.
+		yaml := map[string]string{}
+		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "---" {
+			in := indent + "  "
+			j := i + 2
+			for ; j < len(lines) && strings.TrimRight(lines[j], " ") != in+"..."; j++ {
+				km := tapKey.FindStringSubmatch(strings.TrimPrefix(lines[j], in))
+				if km == nil || strings.HasPrefix(lines[j], in+" ") {
+					continue
+				}
+				val := km[2]
+				if val == "|-" || val == "|" || val == ">-" {
+					var block []string
+					for j+1 < len(lines) && strings.HasPrefix(lines[j+1], in+"  ") {
+						j++
+						block = append(block, strings.TrimPrefix(lines[j], in+"  "))
+					}
+					val = strings.TrimSpace(strings.Join(block, "\n"))
+				} else {
+					val = strings.Trim(val, `'"`)
+				}
+				yaml[km[1]] = val
+			}
+			i = j
+		}
+		if status != "not ok" || directive == "TODO" || yaml["failureType"] == "subtestsFailed" {
+			continue
+		}
+		depth := len(indent) / 4
+		full := name
+		if depth > 0 && depth <= len(stack) {
+			full = strings.Join(append(append([]string{}, stack[:depth]...), name), " > ")
+		}
+		typ := "fail"
+		if ft := yaml["failureType"]; ft != "" && ft != "testCodeFailure" {
+			typ = "error"
+		}
+		row := map[string]any{"test": full, "type": typ, "message": clip(yaml["error"], 4000)}
+		if loc := yaml["location"]; loc != "" {
+			file := loc
+			for k := 0; k < 2; k++ {
+				if i := strings.LastIndex(file, ":"); i > 0 {
+					if _, err := strconv.Atoi(file[i+1:]); err == nil {
+						file = file[:i]
+					}
+				}
+			}
+			row["file"] = relTo(cwd, file)
+		}
+		failures = append(failures, row)
+	}
+	res["failures"] = failures
+	total, hasTotal := count(tapTests, out)
+	if hasTotal {
+		res["total"] = total - deselected
+	}
+	if n, ok := count(tapPass, out); ok {
+		res["pass"] = n
+	}
+	if n, ok := count(tapFail, out); ok {
+		if c, ok := count(tapCanceled, out); ok {
+			n += c
+		}
+		res["fail"] = n
+	}
+	if n, ok := count(tapSkipped, out); ok {
+		if t, ok := count(tapTodo, out); ok {
+			n += t
+		}
+		res["skipped"] = n - deselected
+	}
+	return res
+}

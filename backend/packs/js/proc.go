@@ -1,0 +1,67 @@
+package js
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// procResult is one finished child process.
+type procResult struct {
+	Argv     []string
+	Stdout   string
+	Stderr   string
+	Exit     int  // -1 when it did not exit normally
+	TimedOut bool // the deadline (not a caller cancel) ended it
+}
+
+// runProc runs argv in dir with stdin, in its own process group (and, on
+// Linux, with the parent-death signal), under timeout. When the timeout
+// passes or ctx ends the whole group is killed; after the leader exits,
+// whatever it left in its group is killed too, so nothing outlives the
+// call. A non-zero exit is data, not an error; the error reports a child
+// that could not start or a cancelled ctx.
+func runProc(ctx context.Context, dir string, timeout time.Duration, stdin string, argv ...string) (procResult, error) {
+	res := procResult{Argv: argv, Exit: -1}
+	if len(argv) == 0 {
+		return res, errors.New("run: empty command")
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	c.Dir = dir
+	c.SysProcAttr = sysProcAttr()
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	c.WaitDelay = 2 * time.Second
+	if stdin != "" {
+		c.Stdin = strings.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Start(); err != nil {
+		return res, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	werr := c.Wait()
+	_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL) // strays of the group
+	res.Stdout, res.Stderr = out.String(), errb.String()
+	if c.ProcessState != nil {
+		res.Exit = c.ProcessState.ExitCode()
+	}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("%s: %w", argv[0], context.Cause(ctx))
+	}
+	if rctx.Err() != nil {
+		res.TimedOut = true
+		return res, nil
+	}
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) && !errors.Is(werr, exec.ErrWaitDelay) {
+		return res, fmt.Errorf("%s: %w", argv[0], werr)
+	}
+	return res, nil
+}

@@ -1,0 +1,10 @@
+//go:build unix && !linux
+
+package js
+
+import "syscall"
+
+// sysProcAttr puts a child in its own process group.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}

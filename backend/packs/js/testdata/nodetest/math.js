@@ -1,0 +1,2 @@
+exports.add = (a, b) => a + b;
+exports.sub = (a, b) => a + b; // a deliberate bug
