@@ -37,7 +37,6 @@ import (
 	"github.com/visdesktop/vis/backend/ext"
 )
 
-
 // ErrBadArgs marks a call the pack refuses before doing anything.
 var ErrBadArgs = errors.New("bad arguments")
 
