@@ -35,6 +35,14 @@ type CallError struct {
 	Hint    string `json:"hint"`
 }
 
+// Tool is one tool a program called.
+type Tool struct {
+	Name       string `json:"name"`
+	Args       string `json:"args"`
+	DurationMs int64  `json:"duration_ms"`
+	Error      string `json:"error"`
+}
+
 // Call is one program of an iteration and what it printed.
 type Call struct {
 	CallID     string     `json:"call_id"`
@@ -42,6 +50,7 @@ type Call struct {
 	Output     string     `json:"output"`
 	Error      *CallError `json:"error"`
 	DurationMs int64      `json:"duration_ms"`
+	Tools      []Tool     `json:"tools"`
 }
 
 // Iteration is one provider round trip and the program it ran.
@@ -281,7 +290,10 @@ func toSessions(in []backend.SessionInfo) []Session {
 func toCalls(in []backend.CallView) []Call {
 	out := make([]Call, 0, len(in))
 	for _, c := range in {
-		call := Call{CallID: c.CallID, Code: c.Code, Output: c.Output, DurationMs: c.DurationMs}
+		call := Call{CallID: c.CallID, Code: c.Code, Output: c.Output, DurationMs: c.DurationMs, Tools: make([]Tool, 0, len(c.Tools))}
+		for _, t := range c.Tools {
+			call.Tools = append(call.Tools, Tool{Name: t.Name, Args: t.Args, DurationMs: t.DurationMs, Error: t.Error})
+		}
 		if c.Error != nil {
 			call.Error = &CallError{Phase: c.Error.Phase, Message: c.Error.Message, Line: c.Error.Line, Hint: c.Error.Hint}
 		}

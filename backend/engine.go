@@ -37,6 +37,14 @@ type CallError struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
+// ToolView is one tool the program called (a card in the transcript).
+type ToolView struct {
+	Name       string `json:"name"`
+	Args       string `json:"args"`
+	DurationMs int64  `json:"duration_ms"`
+	Error      string `json:"error,omitempty"`
+}
+
 // CallView is one python_execution call of an iteration: its program and
 // what that printed.
 type CallView struct {
@@ -45,6 +53,7 @@ type CallView struct {
 	Output     string     `json:"output,omitempty"`
 	Error      *CallError `json:"error,omitempty"`
 	DurationMs int64      `json:"duration_ms"`
+	Tools      []ToolView `json:"tools"`
 }
 
 // IterationView is one provider round trip and the program it ran.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -449,7 +448,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 		Hooks: sandbox.Hooks{
 			OnToolStart: func(name string, args map[string]any) {
 				t, i := rt.position()
-				e.broker.Publish(events.Event{Phase: events.ToolStart, SessionID: s.ID, Turn: t, Iteration: i, Data: map[string]any{"name": name, "args": summarizeArgs(args)}})
+				e.broker.Publish(events.Event{Phase: events.ToolStart, SessionID: s.ID, Turn: t, Iteration: i, Data: map[string]any{"name": name, "args": sandbox.SummarizeArgs(args)}})
 			},
 			OnToolEnd: func(name string, d time.Duration, err error) {
 				data := map[string]any{"name": name, "duration_ms": d.Milliseconds()}
@@ -870,16 +869,20 @@ func callViews(it store.Iteration) []CallView {
 		Output     string          `json:"output"`
 		DurationMs int64           `json:"duration_ms"`
 		Error      json.RawMessage `json:"error"`
+		Tools      []ToolView      `json:"tools"`
 	}
 	out := []CallView{}
 	if it.ToolCallsJSON == "" || json.Unmarshal([]byte(it.ToolCallsJSON), &recs) != nil {
 		if it.Code != "" { // a person's !cmd, or an older row
-			out = append(out, CallView{Code: it.Code, Output: it.Output})
+			out = append(out, CallView{Code: it.Code, Output: it.Output, Tools: []ToolView{}})
 		}
 		return out
 	}
 	for _, r := range recs {
-		cv := CallView{CallID: r.CallID, Code: r.Code, Output: r.Output, DurationMs: r.DurationMs}
+		cv := CallView{CallID: r.CallID, Code: r.Code, Output: r.Output, DurationMs: r.DurationMs, Tools: r.Tools}
+		if cv.Tools == nil {
+			cv.Tools = []ToolView{}
+		}
 		if len(r.Error) > 0 && string(r.Error) != "null" {
 			var ce CallError
 			if json.Unmarshal(r.Error, &ce) != nil {
@@ -892,23 +895,6 @@ func callViews(it store.Iteration) []CallView {
 		out = append(out, cv)
 	}
 	return out
-}
-
-func summarizeArgs(args map[string]any) string {
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		s := fmt.Sprint(args[k])
-		if len(s) > 60 {
-			s = s[:57] + "..."
-		}
-		parts = append(parts, k+"="+strings.ReplaceAll(s, "\n", "⏎"))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func titleFrom(text string) string {

@@ -424,6 +424,9 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 			res := tr.Exec.Exec(tr.ctx, p.Code, view)
 			body = res.Wire()
 			rec["output"], rec["duration_ms"] = res.Output, res.Duration.Milliseconds()
+			if len(res.Tools) > 0 {
+				rec["tools"] = res.Tools
+			}
 			data := map[string]any{"call_id": p.CallID, "code": p.Code, "output": res.Output, "clipped": res.Clipped, "duration_ms": res.Duration.Milliseconds()}
 			if res.Output != "" {
 				outputs = append(outputs, res.Output)

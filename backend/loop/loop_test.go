@@ -142,6 +142,9 @@ func TestIterationsRunAndFeedBack(t *testing.T) {
 	if len(its) != 4 || its[0].Output != "42\n" || its[0].Prose != "Let me compute." || its[1].Status != "error" || its[3].Answer != "The answer is 42." {
 		t.Fatalf("iterations = %+v", its)
 	}
+	if !strings.Contains(its[1].ToolCallsJSON, `"tools":[{"name":"boom"`) || !strings.Contains(its[1].ToolCallsJSON, `"error":"it broke"`) {
+		t.Fatalf("tool calls not recorded for the transcript: %s", its[1].ToolCallsJSON)
+	}
 	if turns[0].Status != StatusDone || turns[0].Answer != "The answer is 42." {
 		t.Fatalf("turn = %+v", turns[0])
 	}

@@ -116,9 +116,42 @@ type Result struct {
 	Err      *Error // nil on success
 	Duration time.Duration
 	Steps    uint64
+	// Tools are the builtin calls the block made, in order (for the
+	// transcript's tool cards).
+	Tools []ToolCall
 
 	limit, total int
 }
+
+// ToolCall is one builtin call of a block.
+type ToolCall struct {
+	Name       string `json:"name"`
+	Args       string `json:"args"` // SummarizeArgs of the bound arguments
+	DurationMs int64  `json:"duration_ms"`
+	Error      string `json:"error,omitempty"`
+}
+
+// SummarizeArgs renders bound arguments as one short line: keys sorted,
+// each value cut at 60 characters, newlines shown as ⏎.
+func SummarizeArgs(args map[string]any) string {
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v := fmt.Sprint(args[k])
+		if r := []rune(v); len(r) > 60 {
+			v = string(r[:57]) + "..."
+		}
+		parts = append(parts, k+"="+strings.ReplaceAll(v, "\n", "⏎"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maxToolCalls bounds the calls a Result records (a loop of tiny calls).
+const maxToolCalls = 200
 
 // Error is a failed block.
 type Error struct {
@@ -182,6 +215,7 @@ type Interp struct {
 	modules  map[string]starlark.Value
 
 	mu         sync.Mutex // serializes Exec
+	calls      []ToolCall // the running block's builtin calls (under mu)
 	globals    starlark.StringDict
 	reserved   map[string]bool // names bound by the host (restored defs may not shadow them)
 	defs       map[string]*Def
@@ -314,7 +348,9 @@ func (in *Interp) Exec(ctx context.Context, code string, session map[string]any)
 	}
 	sess.Freeze()
 	in.globals["session"] = sess
+	in.calls = nil
 	res, file := in.run(ctx, blockFile, code)
+	res.Tools, in.calls = in.calls, nil
 	if res.Err == nil && file != nil {
 		in.recordDefs(code, file)
 		if err := in.persistDefs(); err != nil {
@@ -509,8 +545,16 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 		}
 		t0 := time.Now()
 		res, err := b.Fn(ctx, bound)
+		d := time.Since(t0)
 		if h := in.opts.Hooks.OnToolEnd; h != nil {
-			h(b.Name, time.Since(t0), err)
+			h(b.Name, d, err)
+		}
+		if len(in.calls) < maxToolCalls {
+			tc := ToolCall{Name: b.Name, Args: SummarizeArgs(bound), DurationMs: d.Milliseconds()}
+			if err != nil {
+				tc.Error = err.Error()
+			}
+			in.calls = append(in.calls, tc)
 		}
 		if err != nil {
 			return nil, &toolCallError{name: b.Name, err: err}

@@ -1,5 +1,23 @@
 export namespace app {
 	
+	export class Tool {
+	    name: string;
+	    args: string;
+	    duration_ms: number;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Tool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.args = source["args"];
+	        this.duration_ms = source["duration_ms"];
+	        this.error = source["error"];
+	    }
+	}
 	export class CallError {
 	    phase: string;
 	    message: string;
@@ -24,6 +42,7 @@ export namespace app {
 	    output: string;
 	    error?: CallError;
 	    duration_ms: number;
+	    tools: Tool[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Call(source);
@@ -36,6 +55,7 @@ export namespace app {
 	        this.output = source["output"];
 	        this.error = this.convertValues(source["error"], CallError);
 	        this.duration_ms = source["duration_ms"];
+	        this.tools = this.convertValues(source["tools"], Tool);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -565,6 +585,7 @@ export namespace app {
 	        this.text = source["text"];
 	    }
 	}
+	
 	export class Turn {
 	    position: number;
 	    channel: string;
