@@ -54,3 +54,21 @@ func TestPythonREPLThroughTheModel(t *testing.T) {
 		t.Fatalf("REPL pid %d survived the vis process", pid)
 	}
 }
+
+// Node's REPL through the model, in a JavaScript workspace.
+func TestNodeREPLThroughTheModel(t *testing.T) {
+	e := newEnv(t,
+		providertest.Reply{Code: "repl_start('javascript')\nv = repl_eval('javascript', {'code': 'const xs = [1, 2, 3]; xs.reduce((a, b) => a + b, 0)'})\nprint('value', v['value'])\nw = repl_eval('javascript', {'code': 'await Promise.resolve(xs.length)'})\nprint('again', w['value'])"},
+		providertest.Reply{Content: []string{"6"}},
+	)
+	os.WriteFile(filepath.Join(e.ws, "package.json"), []byte(`{"name":"x","version":"1.0.0"}`), 0o644)
+	os.WriteFile(filepath.Join(e.ws, "index.js"), []byte("console.log(1)\n"), 0o644)
+	r := e.run("", "run", "add them")
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	res := fmt.Sprint(e.llm.Requests()[1].Messages[len(e.llm.Requests()[1].Messages)-1]["content"])
+	if !strings.Contains(res, "value 6") || !strings.Contains(res, "again 3") {
+		t.Fatalf("node REPL result: %s", res)
+	}
+}
