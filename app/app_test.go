@@ -18,6 +18,7 @@ import (
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/goals"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -53,6 +54,7 @@ type fakeEngine struct {
 	local     []config.Preset
 	status    backend.StatusView
 	statusFor [][2]string
+	goals     *goals.Service // nil: no goals (set by goalsEngine)
 }
 
 func newFakeEngine() *fakeEngine {

@@ -132,6 +132,9 @@ type Goal struct {
 	IterationBudget int64  `json:"iteration_budget"` // 0 = no goal-specific limit
 	IterationsUsed  int64  `json:"iterations_used"`
 	TokensUsed      int64  `json:"tokens_used"`
+	TimeUsedMs      int64  `json:"time_used_ms"`
+	ID              string `json:"id"`
+	Revision        int64  `json:"revision"` // the page keeps the highest revision it saw
 }
 
 // Status is what the footer shows for the open session (or, before one
@@ -410,7 +413,8 @@ func toStatus(v backend.StatusView) Status {
 		Packs: append([]string{}, v.Packs...), REPLs: v.REPLs, Running: v.Running,
 	}
 	if g := v.Goal; g != nil {
-		s.Goal = &Goal{Objective: g.Objective, Status: g.Status, IterationsUsed: g.IterationsUsed, TokensUsed: g.TokensUsed}
+		s.Goal = &Goal{Objective: g.Objective, Status: g.Status, IterationsUsed: g.IterationsUsed, TokensUsed: g.TokensUsed,
+			TimeUsedMs: g.TimeUsedMs, ID: g.ID, Revision: g.Revision}
 		if g.IterationBudget != nil {
 			s.Goal.IterationBudget = *g.IterationBudget
 		}

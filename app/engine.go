@@ -29,6 +29,7 @@ import (
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/goals"
 )
 
 // Engine is what the window needs from backend.Engine. *backend.Engine
@@ -55,6 +56,9 @@ type Engine interface {
 	ListModels(ctx context.Context, baseURL string, apiKey *string) ([]string, error)
 	TestConnection(ctx context.Context, baseURL, model string, apiKey *string) backend.ConnectionVerdict
 	DetectLocal(ctx context.Context) []config.Preset
+	Goal(ctx context.Context, sessionID string) (*goals.Goal, error)
+	SetGoal(ctx context.Context, sessionID, objective string, budget *int64) (goals.Goal, error)
+	GoalControl(ctx context.Context, sessionID, action string) (goals.Goal, error)
 }
 
 var _ Engine = (*backend.Engine)(nil)

@@ -96,6 +96,33 @@ func (f *fakeEngine) TestConnection(_ context.Context, base, model string, key *
 
 func (f *fakeEngine) DetectLocal(context.Context) []config.Preset { return f.local }
 
+// The goal methods go to a real goals.Service when a test set f.goals
+// (see goalsEngine); without one a session has no goal.
+func (f *fakeEngine) Goal(ctx context.Context, sid string) (*goals.Goal, error) {
+	if f.goals == nil {
+		return nil, f.err
+	}
+	g, ok, err := f.goals.Get(ctx, sid)
+	if err != nil || !ok || g.Hidden() {
+		return nil, err
+	}
+	return &g, nil
+}
+
+func (f *fakeEngine) SetGoal(ctx context.Context, sid, objective string, budget *int64) (goals.Goal, error) {
+	if f.goals == nil {
+		return goals.Goal{}, f.err
+	}
+	return f.goals.Set(ctx, sid, objective, budget)
+}
+
+func (f *fakeEngine) GoalControl(ctx context.Context, sid, action string) (goals.Goal, error) {
+	if f.goals == nil {
+		return goals.Goal{}, f.err
+	}
+	return f.goals.Control(ctx, sid, action)
+}
+
 // ignoreUnexported compares requests on what the window sets (the engine
 // keeps private flags in them).
 var ignoreUnexported = cmpopts.IgnoreUnexported(backend.SendRequest{})
@@ -322,7 +349,8 @@ func TestStatusForTheFooter(t *testing.T) {
 	cost := 0.0123
 	eng.status = backend.StatusView{Provider: "settings", Model: "gpt-x", BaseURL: "http://x/v1",
 		Usage: chat.Usage{InputTokens: 1000, OutputTokens: 200}, CostUSD: &cost, ContextUsed: 5000, ContextLimit: 128000,
-		Packs: nil, REPLs: 0, Goal: &goals.Goal{ID: "g", Objective: "ship", Status: "active", IterationBudget: ptr(int64(20)), IterationsUsed: 3}, Running: true}
+		Packs: nil, REPLs: 0, Goal: &goals.Goal{ID: "g", Objective: "ship", Status: "active", IterationBudget: ptr(int64(20)), IterationsUsed: 3,
+			TimeUsedMs: 4500, Revision: 7}, Running: true}
 	a := New(eng, Options{Home: t.TempDir()})
 	got, err := a.Status("s1", "/w")
 	if err != nil {
@@ -330,7 +358,8 @@ func TestStatusForTheFooter(t *testing.T) {
 	}
 	want := Status{Provider: "settings", Model: "gpt-x", BaseURL: "http://x/v1", Usage: Usage{InputTokens: 1000, OutputTokens: 200},
 		CostUSD: &cost, ContextUsed: 5000, ContextLimit: 128000, Packs: []string{},
-		Goal: &Goal{Objective: "ship", Status: "active", IterationBudget: 20, IterationsUsed: 3}, Running: true}
+		Goal:    &Goal{Objective: "ship", Status: "active", IterationBudget: 20, IterationsUsed: 3, TimeUsedMs: 4500, ID: "g", Revision: 7},
+		Running: true}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("status (-want +got):\n%s", diff)
 	}

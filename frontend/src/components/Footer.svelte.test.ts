@@ -32,6 +32,7 @@ function setup(status: Status | null, canSwitch = true) {
     },
     onsettings: () => calls.push('settings'),
     onrepls: () => calls.push('repls'),
+    ongoal: () => calls.push('goal'),
   })
   return { el: render(Footer, props), calls, props }
 }
@@ -98,5 +99,11 @@ describe('Footer', () => {
     const { el, calls } = setup(base)
     click(one(el, 'footer-repls'))
     expect(calls).toEqual(['repls'])
+  })
+
+  it('opens the goal form from the goal badge, with or without a goal', () => {
+    const { el, calls } = setup({ ...base, goal: null })
+    click(one(el, 'footer-goal'))
+    expect(calls).toEqual(['goal'])
   })
 })

@@ -5,6 +5,7 @@ import * as Go from '../../wailsjs/go/app/App'
 import { app as models } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import type {
+  GoalView,
   Preset,
   PromptView,
   SearchHit,
@@ -73,6 +74,15 @@ export const api = {
   testConnection: (baseUrl: string, model: string, apiKey: string): Promise<Verdict> =>
     call(() => Go.TestConnection(baseUrl, model, apiKey)),
   detectLocal: (): Promise<Preset[]> => call(() => Go.DetectLocal()),
+  /** null when the session has no goal (or it was cleared). */
+  goal: (sessionId: string): Promise<GoalView | null> =>
+    call(() => Go.Goal(sessionId) as Promise<GoalView | null>),
+  /** budget 0 = none. */
+  setGoal: (sessionId: string, objective: string, budget: number): Promise<GoalView> =>
+    call(() => Go.SetGoal(sessionId, objective, budget) as Promise<GoalView>),
+  /** action: pause, resume, cancel or clear; a refusal rejects with the engine's sentence. */
+  goalControl: (sessionId: string, action: string): Promise<GoalView> =>
+    call(() => Go.GoalControl(sessionId, action) as Promise<GoalView>),
   logFrontendError: (message: string, stack: string): Promise<void> =>
     call(() => Go.LogFrontendError(message, stack)),
 }

@@ -121,6 +121,29 @@ export interface Goal {
   iteration_budget: number
   iterations_used: number
   tokens_used: number
+  /** Active wall time so far. */
+  time_used_ms?: number
+  id?: string
+  /** Grows by one on every write; the highest seen wins. */
+  revision?: number
+}
+
+/** A session's goal as the goal panel shows it (app.GoalView; the same keys as the `goal` event's payload). */
+export interface GoalView {
+  id: string
+  session_id: string
+  objective: string
+  /** active, paused, blocked, complete, cancelled, budget_limited, cleared */
+  status: string
+  /** null = no budget of its own. */
+  iteration_budget: number | null
+  iterations_used: number
+  tokens_used: number
+  time_used_ms: number
+  version: number
+  revision: number
+  created_at: string
+  updated_at: string
 }
 
 /** The footer's figures (app.Status). */

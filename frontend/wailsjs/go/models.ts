@@ -101,6 +101,9 @@ export namespace app {
 	    iteration_budget: number;
 	    iterations_used: number;
 	    tokens_used: number;
+	    time_used_ms: number;
+	    id: string;
+	    revision: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Goal(source);
@@ -113,6 +116,43 @@ export namespace app {
 	        this.iteration_budget = source["iteration_budget"];
 	        this.iterations_used = source["iterations_used"];
 	        this.tokens_used = source["tokens_used"];
+	        this.time_used_ms = source["time_used_ms"];
+	        this.id = source["id"];
+	        this.revision = source["revision"];
+	    }
+	}
+	export class GoalView {
+	    id: string;
+	    session_id: string;
+	    objective: string;
+	    status: string;
+	    iteration_budget?: number;
+	    iterations_used: number;
+	    tokens_used: number;
+	    time_used_ms: number;
+	    version: number;
+	    revision: number;
+	    created_at: string;
+	    updated_at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GoalView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session_id = source["session_id"];
+	        this.objective = source["objective"];
+	        this.status = source["status"];
+	        this.iteration_budget = source["iteration_budget"];
+	        this.iterations_used = source["iterations_used"];
+	        this.tokens_used = source["tokens_used"];
+	        this.time_used_ms = source["time_used_ms"];
+	        this.version = source["version"];
+	        this.revision = source["revision"];
+	        this.created_at = source["created_at"];
+	        this.updated_at = source["updated_at"];
 	    }
 	}
 	export class Usage {

@@ -8,6 +8,10 @@ export function DeleteSession(arg1:string):Promise<void>;
 
 export function DetectLocal():Promise<Array<app.Preset>>;
 
+export function Goal(arg1:string):Promise<app.GoalView>;
+
+export function GoalControl(arg1:string,arg2:string):Promise<app.GoalView>;
+
 export function ListModels(arg1:string,arg2:string):Promise<Array<string>>;
 
 export function ListSessions(arg1:string):Promise<Array<app.Session>>;
@@ -33,6 +37,8 @@ export function SaveSettings(arg1:app.SettingsInput):Promise<app.Settings>;
 export function Search(arg1:string):Promise<Array<app.SearchHit>>;
 
 export function Send(arg1:string,arg2:string,arg3:string):Promise<string>;
+
+export function SetGoal(arg1:string,arg2:string,arg3:number):Promise<app.GoalView>;
 
 export function SetWorkspace(arg1:string):Promise<string>;
 

@@ -14,6 +14,14 @@ export function DetectLocal() {
   return window['go']['app']['App']['DetectLocal']();
 }
 
+export function Goal(arg1) {
+  return window['go']['app']['App']['Goal'](arg1);
+}
+
+export function GoalControl(arg1, arg2) {
+  return window['go']['app']['App']['GoalControl'](arg1, arg2);
+}
+
 export function ListModels(arg1, arg2) {
   return window['go']['app']['App']['ListModels'](arg1, arg2);
 }
@@ -64,6 +72,10 @@ export function Search(arg1) {
 
 export function Send(arg1, arg2, arg3) {
   return window['go']['app']['App']['Send'](arg1, arg2, arg3);
+}
+
+export function SetGoal(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SetGoal'](arg1, arg2, arg3);
 }
 
 export function SetWorkspace(arg1) {
