@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/attach"
 )
 
 // ErrInput marks a request the page should not have sent (an empty message, a
@@ -211,10 +212,14 @@ func (a *App) Send(sessionID, workspace, text string) (string, error) {
 // ending with the command's usage). sessionID "" starts a new session in
 // workspace.
 func (a *App) Submit(sessionID, workspace, text string) (SubmitResult, error) {
+	return a.submit(sessionID, workspace, text, nil)
+}
+
+func (a *App) submit(sessionID, workspace, text string, images []attach.Input) (SubmitResult, error) {
 	if strings.TrimSpace(text) == "" {
 		return SubmitResult{}, fmt.Errorf("submit: %w: the message is empty", ErrInput)
 	}
-	req := backend.SendRequest{SessionID: sessionID, Text: text, Channel: backend.ChannelDesktop}
+	req := backend.SendRequest{SessionID: sessionID, Text: text, Channel: backend.ChannelDesktop, Images: images}
 	// A slash command such as /help needs no folder; the engine says when one does.
 	command := strings.HasPrefix(strings.TrimSpace(text), "/")
 	if workspace != "" || (sessionID == "" && !command) {

@@ -1,7 +1,8 @@
 package app
 
 // Large payloads reach the page from the asset server, not through bound
-// calls (ARCHITECTURE.md §6): a program's full output is served at
+// calls (ARCHITECTURE.md §6): a turn's images are served at ImagePath (below)
+// and a program's full output at
 //
 //	/vis/output/<session>/<turn>/<iteration>/<call>
 //
@@ -106,4 +107,79 @@ func findOutput(t backend.Transcript, turn, iter, k int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// ImagePath is the URL prefix of images attached to turns:
+//
+//	/vis/image/<session>/<id>
+//
+// <id> being the transcript's images[].id. The bytes are served with their
+// stored media type; an image of another session is 404.
+const ImagePath = "/vis/image/"
+
+// ImageSource is what ImageHandler needs from the engine.
+type ImageSource interface {
+	Image(ctx context.Context, sessionID string, id int64) ([]byte, string, error)
+}
+
+// ImageHandler serves the images stored with src's turns. Unknown paths,
+// sessions and ids are 404; methods other than GET and HEAD are 405; a
+// store that cannot be read is 500. Only image/* media types are served as
+// such (anything else as application/octet-stream), never sniffed.
+func ImageHandler(src ImageSource) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rest, ok := strings.CutPrefix(r.URL.Path, ImagePath)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		sid, ids, ok := strings.Cut(rest, "/")
+		id, err := strconv.ParseInt(ids, 10, 64)
+		if !ok || sid == "" || err != nil || id <= 0 {
+			http.NotFound(w, r)
+			return
+		}
+		b, mime, err := src.Image(r.Context(), sid, id)
+		if errors.Is(err, backend.ErrNotFound) {
+			http.Error(w, "no such image", http.StatusNotFound)
+			return
+		}
+		if err != nil {
+			http.Error(w, "read image: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		if !strings.HasPrefix(mime, "image/") {
+			mime = "application/octet-stream"
+		}
+		h := w.Header()
+		h.Set("Content-Type", mime)
+		h.Set("X-Content-Type-Options", "nosniff")
+		// An id names the same bytes for ever (stored once per content hash).
+		h.Set("Cache-Control", "private, max-age=86400")
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		if r.Method == http.MethodHead {
+			return
+		}
+		_, _ = w.Write(b)
+	})
+}
+
+// AssetSource is what AssetHandler needs from the engine.
+type AssetSource interface {
+	TranscriptSource
+	ImageSource
+}
+
+// AssetHandler serves what the page's files lack: programs' outputs
+// (OutputPath) and turns' images (ImagePath); anything else is 404.
+func AssetHandler(src AssetSource) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(OutputPath, OutputHandler(src))
+	mux.Handle(ImagePath, ImageHandler(src))
+	return mux
 }

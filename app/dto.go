@@ -81,6 +81,25 @@ type Turn struct {
 	DurationMs int64       `json:"duration_ms"`
 	Started    string      `json:"started"`
 	Iterations []Iteration `json:"iterations"`
+	// Images attached to the request; their bytes are at
+	// /vis/image/<session>/<id> (ImagePath).
+	Images []TurnImage `json:"images"`
+}
+
+// TurnImage names an image sent with a turn's request.
+type TurnImage struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	MediaType string `json:"media_type"`
+	Size      int64  `json:"size"`
+}
+
+func toTurnImages(in []backend.ImageRef) []TurnImage {
+	out := make([]TurnImage, 0, len(in))
+	for _, r := range in {
+		out = append(out, TurnImage{ID: r.ID, Name: r.Name, MediaType: r.MediaType, Size: r.Size})
+	}
+	return out
 }
 
 // Transcript is a session snapshot. The page applies only events whose seq is
@@ -336,6 +355,7 @@ func toTranscript(t backend.Transcript, running bool) Transcript {
 			DurationMs: tv.DurationMs,
 			Started:    stamp(tv.Started),
 			Iterations: its,
+			Images:     toTurnImages(tv.Images),
 		})
 	}
 	return Transcript{Session: toSession(t.Session), Turns: turns, Seq: t.Seq, Running: running}

@@ -56,6 +56,7 @@ type Engine interface {
 	ListModels(ctx context.Context, baseURL string, apiKey *string) ([]string, error)
 	TestConnection(ctx context.Context, baseURL, model string, apiKey *string) backend.ConnectionVerdict
 	DetectLocal(ctx context.Context) []config.Preset
+	Image(ctx context.Context, sessionID string, id int64) ([]byte, string, error)
 	Goal(ctx context.Context, sessionID string) (*goals.Goal, error)
 	SetGoal(ctx context.Context, sessionID, objective string, budget *int64) (goals.Goal, error)
 	GoalControl(ctx context.Context, sessionID, action string) (goals.Goal, error)

@@ -43,11 +43,13 @@ func Run(a *App, ro RunOptions) error {
 		MinHeight:        minHeight,
 		StartHidden:      true,
 		BackgroundColour: options.NewRGB(0xf7, 0xf7, 0xf5),
-		AssetServer:      &assetserver.Options{Assets: ro.Assets, Handler: OutputHandler(a.eng)},
+		AssetServer:      &assetserver.Options{Assets: ro.Assets, Handler: AssetHandler(a.eng)},
 		Bind:             []any{a},
 		ErrorFormatter:   func(err error) any { return err.Error() },
 		OnStartup: func(ctx context.Context) {
 			a.start(ctx, wailsShell{ctx}, FlushInterval)
+			// Here, not in OnDomReady: that fires again after a drop.
+			runtime.OnFileDrop(ctx, a.fileDropped)
 		},
 		OnDomReady: func(ctx context.Context) {
 			// Wails fires this again after reloads and file drops: show once.
@@ -88,6 +90,9 @@ func Run(a *App, ro RunOptions) error {
 				}
 			},
 		},
+		// Linux gives the page no drop events: Wails' native drop hands Go
+		// the files' paths (fileDropped) and the page adds them.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true}, // DisableWebViewDrop would unset the GTK drop target too
 		Linux: &linux.Options{
 			Icon:             ro.Icon,
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,

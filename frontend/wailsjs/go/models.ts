@@ -155,6 +155,22 @@ export namespace app {
 	        this.updated_at = source["updated_at"];
 	    }
 	}
+	export class ImageInput {
+	    path: string;
+	    name: string;
+	    data_base64: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImageInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.data_base64 = source["data_base64"];
+	    }
+	}
 	export class Usage {
 	    input_tokens: number;
 	    output_tokens: number;
@@ -626,6 +642,24 @@ export namespace app {
 	    }
 	}
 	
+	export class TurnImage {
+	    id: number;
+	    name: string;
+	    media_type: string;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TurnImage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.media_type = source["media_type"];
+	        this.size = source["size"];
+	    }
+	}
 	export class Turn {
 	    position: number;
 	    channel: string;
@@ -637,6 +671,7 @@ export namespace app {
 	    duration_ms: number;
 	    started: string;
 	    iterations: Iteration[];
+	    images: TurnImage[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Turn(source);
@@ -654,6 +689,7 @@ export namespace app {
 	        this.duration_ms = source["duration_ms"];
 	        this.started = source["started"];
 	        this.iterations = this.convertValues(source["iterations"], Iteration);
+	        this.images = this.convertValues(source["images"], TurnImage);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -710,6 +746,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	
 	
 	export class Verdict {

@@ -52,4 +52,6 @@ export function Status(arg1:string,arg2:string):Promise<app.Status>;
 
 export function Submit(arg1:string,arg2:string,arg3:string):Promise<app.SubmitResult>;
 
+export function SubmitWithImages(arg1:string,arg2:string,arg3:string,arg4:Array<app.ImageInput>):Promise<app.SubmitResult>;
+
 export function TestConnection(arg1:string,arg2:string,arg3:string):Promise<app.Verdict>;

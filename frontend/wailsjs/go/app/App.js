@@ -102,6 +102,10 @@ export function Submit(arg1, arg2, arg3) {
   return window['go']['app']['App']['Submit'](arg1, arg2, arg3);
 }
 
+export function SubmitWithImages(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['SubmitWithImages'](arg1, arg2, arg3, arg4);
+}
+
 export function TestConnection(arg1, arg2, arg3) {
   return window['go']['app']['App']['TestConnection'](arg1, arg2, arg3);
 }
