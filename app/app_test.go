@@ -55,6 +55,7 @@ type fakeEngine struct {
 	status    backend.StatusView
 	statusFor [][2]string
 	goals     *goals.Service // nil: no goals (set by goalsEngine)
+	res       fakeResources
 }
 
 func newFakeEngine() *fakeEngine {

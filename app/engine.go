@@ -29,6 +29,7 @@ import (
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/goals"
 )
 
@@ -60,6 +61,10 @@ type Engine interface {
 	Goal(ctx context.Context, sessionID string) (*goals.Goal, error)
 	SetGoal(ctx context.Context, sessionID, objective string, budget *int64) (goals.Goal, error)
 	GoalControl(ctx context.Context, sessionID, action string) (goals.Goal, error)
+	Resources(ctx context.Context, sessionID string) []ext.ResourceInfo
+	StopResource(ctx context.Context, sessionID, id string) (ext.StopResult, error)
+	RestartResource(ctx context.Context, sessionID, id string) error
+	ResourceLogs(sessionID, id string, n int) (string, error)
 }
 
 var _ Engine = (*backend.Engine)(nil)

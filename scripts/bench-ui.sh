@@ -6,6 +6,7 @@
 #   BENCH_SKIP_BUILD=1 scripts/bench-ui.sh measure the existing build/bin/vis
 #   BENCH_RUNS=5                           launches measured per case
 #   BENCH_NO_DOC=1                         print the section, leave the doc alone
+#   BENCH_PAGE_ONLY=1                      only the Chromium figures (implies BENCH_NO_DOC)
 #
 # What and how:
 #  1. Sessions are made with the production binary's own CLI (`vis run`)
@@ -255,9 +256,11 @@ launch() {
   log "$label: painted at ${ms} ms (screenshot every ~${iv} ms); peak RSS vis ${vis_kb} kB, WebKit ${webkit_kb} kB, tree ${total} kB"
 }
 
-for _ in $(seq 1 "$runs"); do launch "$home_small" small; done
-for _ in $(seq 1 3); do launch "$home_idle" idle; done
-for _ in $(seq 1 3); do launch "$home_big" big; done
+if [ "${BENCH_PAGE_ONLY:-0}" != 1 ]; then
+  for _ in $(seq 1 "$runs"); do launch "$home_small" small; done
+  for _ in $(seq 1 3); do launch "$home_idle" idle; done
+  for _ in $(seq 1 3); do launch "$home_big" big; done
+fi
 
 # --- in Chromium: open the big session, streaming rate -----------------------------------
 log "page benchmarks in Chromium (dev binary)"
@@ -295,7 +298,7 @@ L.push(`| launch to first painted transcript, the 2,000-iteration session reopen
 L.push(`| peak RSS idle (no session): vis process / WebKit web process / whole tree | **${mb(med(s(idle, 2)))}** / ${mb(med(s(idle, 3)))} / ${mb(med(s(idle, 4)))} |`)
 L.push(`| peak RSS with the 2,000-iteration session open: vis process / WebKit web process / whole tree | **${mb(med(s(big, 2)))}** / ${mb(med(s(big, 3)))} / ${mb(med(s(big, 4)))} |`)
 const o = page.open_session
-L.push(`| open the 2,000-iteration session in the page (Chromium, click to the frame after it shows) | ${o ? `**${o.median_ms} ms** median of ${o.runs_ms.length} (${o.runs_ms.join(', ')} ms; first ${o.first_ms} ms)` : 'not measured'} |`)
+L.push(`| open the 2,000-iteration session in the page (Chromium, click to the frame after it shows) | ${o ? `**${o.median_ms} ms** median of ${o.runs_ms.length} (${o.runs_ms.join(', ')} ms; first ${o.first_ms} ms); ${o.dom_elements_open} DOM elements with it open` : 'not measured'} |`)
 const st = page.streaming
 if (st && st.length) {
   const ok = st.filter((r) => r.min_fps_1s >= 30)
@@ -313,7 +316,7 @@ L.push('How: launch time is the first of back-to-back window screenshots (xdotoo
 process.stdout.write(L.join('\n'))
 EOF
 cat "$section"
-if [ "${BENCH_NO_DOC:-0}" != 1 ]; then
+if [ "${BENCH_NO_DOC:-0}" != 1 ] && [ "${BENCH_PAGE_ONLY:-0}" != 1 ]; then
   node - docs/PERFORMANCE.md "$section" <<'EOF'
 const fs = require('fs')
 const [doc, sec] = process.argv.slice(2)

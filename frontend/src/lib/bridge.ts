@@ -6,6 +6,8 @@ import { app as models } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import type {
   GoalView,
+  Resource,
+  StopResult,
   Preset,
   PromptView,
   SearchHit,
@@ -83,6 +85,12 @@ export const api = {
   /** action: pause, resume, cancel or clear; a refusal rejects with the engine's sentence. */
   goalControl: (sessionId: string, action: string): Promise<GoalView> =>
     call(() => Go.GoalControl(sessionId, action) as Promise<GoalView>),
+  resources: (sessionId: string): Promise<Resource[]> => call(() => Go.Resources(sessionId) as Promise<Resource[]>),
+  stopResource: (sessionId: string, id: string): Promise<StopResult> => call(() => Go.StopResource(sessionId, id)),
+  restartResource: (sessionId: string, id: string): Promise<void> => call(() => Go.RestartResource(sessionId, id)),
+  /** The last n lines of a REPL's log. */
+  resourceLogs: (sessionId: string, id: string, n: number): Promise<string> =>
+    call(() => Go.ResourceLogs(sessionId, id, n)),
   logFrontendError: (message: string, stack: string): Promise<void> =>
     call(() => Go.LogFrontendError(message, stack)),
 }

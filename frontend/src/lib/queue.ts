@@ -2,18 +2,26 @@
 // by one, oldest first, after the turn ends; Stop (or a failed send) returns
 // them to the composer joined with the draft, so nothing written is lost.
 // Pure functions over immutable arrays, so Svelte state stays simple.
+import type { Attachment } from './attach'
 
 export interface Queued {
   id: number
   text: string
+  /** Images attached when the message was queued; they go with it. */
+  images?: Attachment[]
 }
 
 let nextId = 1
 
-/** q with text appended (blank text changes nothing). */
-export function enqueue(q: readonly Queued[], text: string): Queued[] {
+/** q with text (and its images) appended (blank text changes nothing). */
+export function enqueue(q: readonly Queued[], text: string, images: Attachment[] = []): Queued[] {
   if (!text.trim()) return [...q]
-  return [...q, { id: nextId++, text }]
+  return [...q, images.length ? { id: nextId++, text, images } : { id: nextId++, text }]
+}
+
+/** The images of the queued messages, oldest first (they come back with the text). */
+export function imagesBack(q: readonly Queued[], pending: readonly Attachment[]): Attachment[] {
+  return [...q.flatMap((m) => m.images ?? []), ...pending]
 }
 
 /** q with the message id's text replaced; blank text removes it. */

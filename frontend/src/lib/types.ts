@@ -128,6 +128,33 @@ export interface Goal {
   revision?: number
 }
 
+/** One REPL of a session (app.Resource; the keys of the `resources` event's entries). */
+export interface Resource {
+  id: string
+  session: string
+  kind: string
+  language: string
+  label: string
+  dir: string
+  /** 0 = none */
+  pid: number
+  /** 0 = none */
+  port: number
+  /** up, starting, failed, down, unresponsive, unknown */
+  status: string
+  log: string
+  /** unix ms */
+  created_at: number
+  managed: boolean
+}
+
+/** What stopping a REPL did. */
+export interface StopResult {
+  result: string
+  id: string
+  message: string
+}
+
 /** A session's goal as the goal panel shows it (app.GoalView; the same keys as the `goal` event's payload). */
 export interface GoalView {
   id: string

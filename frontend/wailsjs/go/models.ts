@@ -419,6 +419,40 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class Resource {
+	    id: string;
+	    session: string;
+	    kind: string;
+	    language: string;
+	    label: string;
+	    dir: string;
+	    pid: number;
+	    port: number;
+	    status: string;
+	    log: string;
+	    created_at: number;
+	    managed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Resource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session = source["session"];
+	        this.kind = source["kind"];
+	        this.language = source["language"];
+	        this.label = source["label"];
+	        this.dir = source["dir"];
+	        this.pid = source["pid"];
+	        this.port = source["port"];
+	        this.status = source["status"];
+	        this.log = source["log"];
+	        this.created_at = source["created_at"];
+	        this.managed = source["managed"];
+	    }
+	}
 	export class SearchHit {
 	    session_id: string;
 	    workspace: string;
@@ -624,6 +658,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class StopResult {
+	    result: string;
+	    id: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new StopResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.result = source["result"];
+	        this.id = source["id"];
+	        this.message = source["message"];
+	    }
 	}
 	export class SubmitResult {
 	    kind: string;

@@ -30,6 +30,12 @@ export function RecentFolders():Promise<Array<string>>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<void>;
 
+export function ResourceLogs(arg1:string,arg2:string,arg3:number):Promise<string>;
+
+export function Resources(arg1:string):Promise<Array<app.Resource>>;
+
+export function RestartResource(arg1:string,arg2:string):Promise<void>;
+
 export function Running(arg1:string):Promise<boolean>;
 
 export function SaveSettings(arg1:app.SettingsInput):Promise<app.Settings>;
@@ -49,6 +55,8 @@ export function SlashCommands():Promise<Array<app.SlashCommand>>;
 export function Startup():Promise<app.Startup>;
 
 export function Status(arg1:string,arg2:string):Promise<app.Status>;
+
+export function StopResource(arg1:string,arg2:string):Promise<app.StopResult>;
 
 export function Submit(arg1:string,arg2:string,arg3:string):Promise<app.SubmitResult>;
 

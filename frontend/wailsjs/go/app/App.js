@@ -58,6 +58,18 @@ export function RenameSession(arg1, arg2) {
   return window['go']['app']['App']['RenameSession'](arg1, arg2);
 }
 
+export function ResourceLogs(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ResourceLogs'](arg1, arg2, arg3);
+}
+
+export function Resources(arg1) {
+  return window['go']['app']['App']['Resources'](arg1);
+}
+
+export function RestartResource(arg1, arg2) {
+  return window['go']['app']['App']['RestartResource'](arg1, arg2);
+}
+
 export function Running(arg1) {
   return window['go']['app']['App']['Running'](arg1);
 }
@@ -96,6 +108,10 @@ export function Startup() {
 
 export function Status(arg1, arg2) {
   return window['go']['app']['App']['Status'](arg1, arg2);
+}
+
+export function StopResource(arg1, arg2) {
+  return window['go']['app']['App']['StopResource'](arg1, arg2);
 }
 
 export function Submit(arg1, arg2, arg3) {

@@ -1,0 +1,98 @@
+// Images the person attaches to a message before sending it: files dropped
+// on the window (their paths come from Go: Linux gives the page no drop
+// events), images pasted from the clipboard and files picked with the
+// button (read here as data: URLs). The engine decides what each one is by
+// its bytes and says why it refused one (a warning); the page refuses only
+// what it can see is too big, before reading it.
+
+/** What intake refuses anyway (app.MaxImageBytes, attach.DefaultMaxIntakeBytes). */
+export const MAX_IMAGE_BYTES = 25 << 20
+
+export interface Attachment {
+  id: number
+  name: string
+  /** A dropped file's absolute path ('' for pasted and picked images). */
+  path: string
+  /** A pasted or picked image as a data: URL ('' for dropped files). */
+  dataUrl: string
+}
+
+/** What the Go side takes (app.ImageInput). */
+export interface ImageInput {
+  path: string
+  name: string
+  data_base64: string
+}
+
+let nextId = 1
+
+export function toInput(a: Attachment): ImageInput {
+  return { path: a.path, name: a.name, data_base64: a.dataUrl }
+}
+
+/** The last part of a path, either separator. */
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean)
+  return parts[parts.length - 1] ?? path
+}
+
+export function fromPath(path: string): Attachment {
+  return { id: nextId++, name: baseName(path), path, dataUrl: '' }
+}
+
+function readDataUrl(f: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader()
+    r.onload = () => resolve(String(r.result))
+    r.onerror = () => reject(r.error ?? new Error('could not be read'))
+    r.readAsDataURL(f)
+  })
+}
+
+function mib(n: number): string {
+  return `${(n / (1 << 20)).toFixed(1)} MiB`
+}
+
+/**
+ * Reads files as attachments. name(f, i) names each one (pasted images have
+ * no useful name). Files over MAX_IMAGE_BYTES or that cannot be read come
+ * back as refusals the person reads.
+ */
+export async function fromFiles(
+  files: readonly File[],
+  name: (f: File, i: number) => string = (f) => f.name,
+): Promise<{ added: Attachment[]; refused: string[] }> {
+  const added: Attachment[] = []
+  const refused: string[] = []
+  for (const [i, f] of files.entries()) {
+    const n = name(f, i) || `image ${i + 1}`
+    if (f.size > MAX_IMAGE_BYTES) {
+      refused.push(`Image ${n} not attached: it is ${mib(f.size)}; images over ${mib(MAX_IMAGE_BYTES)} are refused`)
+      continue
+    }
+    try {
+      added.push({ id: nextId++, name: n, path: '', dataUrl: await readDataUrl(f) })
+    } catch (e) {
+      refused.push(`Image ${n} not attached: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+  return { added, refused }
+}
+
+/** The image files of a paste (clipboard items of kind file, type image/*). */
+export function pastedImages(data: DataTransfer | null): File[] {
+  if (!data) return []
+  const out: File[] = []
+  for (const item of Array.from(data.items ?? [])) {
+    if (item.kind !== 'file' || !item.type.startsWith('image/')) continue
+    const f = item.getAsFile()
+    if (f) out.push(f)
+  }
+  return out
+}
+
+/** "pasted image N.png": a screenshot's own name ("image.png") says nothing. */
+export function pastedName(f: File, n: number): string {
+  const ext = (f.type.split('/')[1] ?? 'png').replace('jpeg', 'jpg').replace(/\W.*$/, '')
+  return `pasted image ${n}.${ext || 'png'}`
+}

@@ -1,0 +1,30 @@
+// The REPL sidebar's helpers: the `resources` event's list, status colours
+// and uptime labels.
+import type { Resource, VisEvent } from './types'
+
+/** The list a `resources` event carries for its session, or null when it is not one. */
+export function fromEvent(e: VisEvent): Resource[] | null {
+  if (e.event !== 'resources' || !Array.isArray(e.resources)) return null
+  return (e.resources as Resource[]).map((r) => ({ ...r, pid: r.pid ?? 0, port: r.port ?? 0 }))
+}
+
+/** A REPL that is gone or not answering: drawn red, with its last log lines. */
+export function dead(status: string): boolean {
+  return status === 'failed' || status === 'down' || status === 'unresponsive'
+}
+
+/** "up 5s", "up 3m", "up 2h 5m" from created_at (unix ms) to now. */
+export function uptime(createdMs: number, nowMs: number): string {
+  if (!createdMs) return ''
+  const s = Math.max(0, Math.floor((nowMs - createdMs) / 1000))
+  if (s < 60) return `${s}s`
+  const m = Math.floor(s / 60)
+  if (m < 60) return `${m}m`
+  return `${Math.floor(m / 60)}h ${m % 60}m`
+}
+
+/** The folder's last part ("/a/b/proj" → "proj"). */
+export function folder(dir: string): string {
+  const parts = dir.split(/[\\/]/).filter(Boolean)
+  return parts[parts.length - 1] ?? dir
+}
