@@ -22,9 +22,12 @@ import type {
   Verdict,
   VisEvent,
 } from './types'
+import type { ImageInput } from './attach'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
+/** Emitted with the absolute paths of files dropped on the window (app.DropName). */
+export const DROP = 'vis:drop'
 /** Emitted when a second launch hands over a folder (app.WorkspaceName). */
 export const WORKSPACE = 'vis:workspace'
 
@@ -59,6 +62,9 @@ export const api = {
   recentFolders: (): Promise<string[]> => call(() => Go.RecentFolders()),
   submit: (sessionId: string, workspace: string, text: string): Promise<SubmitResult> =>
     call(() => Go.Submit(sessionId, workspace, text)),
+  /** Submit with images attached (dropped paths, pasted or picked data: URLs). */
+  submitWithImages: (sessionId: string, workspace: string, text: string, images: ImageInput[]): Promise<SubmitResult> =>
+    call(() => Go.SubmitWithImages(sessionId, workspace, text, images.map((i) => models.ImageInput.createFrom(i)))),
   slashCommands: (): Promise<SlashCommand[]> => call(() => Go.SlashCommands()),
   status: (sessionId: string, workspace: string): Promise<Status> =>
     call(() => Go.Status(sessionId, workspace) as Promise<Status>),
@@ -102,6 +108,12 @@ export type Api = typeof api
 export function onEvents(cb: (batch: VisEvent[]) => void): () => void {
   if (!inWindow()) return () => {}
   return EventsOn(EVENTS, (batch: VisEvent[]) => cb(Array.isArray(batch) ? batch : []))
+}
+
+/** Subscribes to files dropped on the window (absolute paths). */
+export function onDrop(cb: (paths: string[]) => void): () => void {
+  if (!inWindow()) return () => {}
+  return EventsOn(DROP, (paths: string[]) => cb(Array.isArray(paths) ? paths.map(String) : []))
 }
 
 /** Subscribes to workspace hand-overs from a second launch. */

@@ -61,6 +61,15 @@ export interface Turn {
   duration_ms: number
   started: string
   iterations: Iteration[]
+  /** Images sent with the request; bytes at /vis/image/<session>/<id>. */
+  images?: TurnImage[]
+}
+
+export interface TurnImage {
+  id: number
+  name: string
+  media_type: string
+  size: number
 }
 
 export interface Transcript {
