@@ -52,6 +52,8 @@ export interface StartOptions {
   workspace?: string
   /** Copy this VIS_HOME (sessions made beforehand, e.g. by `vis run`) into the fresh one. */
   homeFrom?: string
+  /** VIS_MODEL (default fake-model; gpt-4o is taken for a vision model). */
+  model?: string
 }
 
 const CHROMIUM_FLAGS = [
@@ -229,7 +231,7 @@ export class Harness {
       devserver: `127.0.0.1:${port}`,
     }
     if (o.configured ?? true) {
-      Object.assign(env, { VIS_BASE_URL: this.llmURL, VIS_MODEL: 'fake-model', VIS_API_KEY: 'e2e-test-key' })
+      Object.assign(env, { VIS_BASE_URL: this.llmURL, VIS_MODEL: o.model ?? 'fake-model', VIS_API_KEY: 'e2e-test-key' })
     }
     const appLog = path.join(this.out, 'app.log')
     this.app = startProc('vis', need('E2E_BIN'), [this.workspace], env, appLog, this.dir)

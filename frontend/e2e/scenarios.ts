@@ -44,6 +44,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'settings (settings-open, settings-dialog, settings-preset, settings-base-url, settings-model, settings-key, settings-test, settings-verdict, settings-save), transcript (turn-answer)',
     run: true,
   },
+  images: {
+    needs:
+      'composer images (attach-pick, attach-input, attach-thumb, attach-remove), transcript (turn-image, image-lightbox), inspector (inspector-block[data-tag=IMAGE])',
+    run: true,
+  },
   inspector: {
     needs: 'inspector (inspector-open per iteration, inspector, inspector-block[data-tag], inspector-close), transcript (iteration)',
     run: true,
