@@ -109,20 +109,21 @@ test('open a 2,000-iteration session', async () => {
 }, 600_000)
 
 interface Level {
+  /** rate: ~5 s at a fixed chunk rate; long: the same rate over a much longer answer; burst: no delay at all. */
+  kind: 'rate' | 'long' | 'burst'
   delay_ms: number
   chunks: number
 }
 
 test('events per second while streaming', async () => {
   const levels: Level[] = [
-    { delay_ms: 20, chunks: 200 },
-    { delay_ms: 10, chunks: 400 },
-    { delay_ms: 5, chunks: 800 },
-    { delay_ms: 2, chunks: 2000 },
-    { delay_ms: 1, chunks: 3000 },
-    { delay_ms: 0.5, chunks: 5000 },
-    { delay_ms: 0.25, chunks: 8000 },
-    { delay_ms: 0, chunks: 10000 },
+    { kind: 'rate', delay_ms: 20, chunks: 200 },
+    { kind: 'rate', delay_ms: 10, chunks: 400 },
+    { kind: 'rate', delay_ms: 5, chunks: 800 },
+    { kind: 'rate', delay_ms: 2, chunks: 2000 },
+    { kind: 'rate', delay_ms: 1, chunks: 3000 },
+    { kind: 'long', delay_ms: 1, chunks: 10000 },
+    { kind: 'burst', delay_ms: 0, chunks: 10000 },
   ]
   const script: Reply[] = levels.map((l) => ({
     content: Array.from({ length: l.chunks }, (_, i) => (i % 40 === 39 ? `w${i}.\n\n` : `w${i} `)),
@@ -193,7 +194,7 @@ test('events per second while streaming', async () => {
           max_frame_ms: maxGap,
         }
       }, before)
-      const row = { delay_ms: l.delay_ms, chunks: l.chunks, ...r }
+      const row = { ...l, ...r }
       console.log('level', JSON.stringify(row))
       rows.push(row)
       await sleep(1000)
