@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -364,6 +366,7 @@ func TestHealthUnresponsiveWhenServerStopped(t *testing.T) {
 	if err := syscall.Kill(-serverPID, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	waitStopped(t, serverPID)
 	resumed := false
 	resume := func() {
 		if !resumed {
@@ -549,5 +552,34 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 			t.Fatalf("%d goroutines before, %d after Close:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitStopped waits until every thread of pid is stopped: the kernel stops
+// a thread that is running on a CPU asynchronously, and a JVM thread still
+// running could answer one more request after kill returned.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		stopped := len(tasks) > 0
+		for _, s := range tasks {
+			b, err := os.ReadFile(s)
+			if err != nil {
+				continue
+			}
+			i := strings.LastIndexByte(string(b), ')')
+			if i < 0 || len(b) < i+3 || (b[i+2] != 'T' && b[i+2] != 't') {
+				stopped = false
+			}
+		}
+		if stopped {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d did not stop", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
