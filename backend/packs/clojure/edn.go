@@ -86,9 +86,13 @@ func equalEDN(a, b any) bool {
 var errEOF = errors.New("end of input")
 
 type ednReader struct {
-	s   []rune
-	pos int
+	s     []rune
+	pos   int
+	depth int
 }
+
+// maxDepth bounds nesting, so hostile input cannot exhaust the stack.
+const maxDepth = 1000
 
 // ReadEDN reads the first form of s.
 func ReadEDN(s string) (any, error) {
@@ -147,6 +151,11 @@ func isDelim(c rune) bool {
 // read reads one form; errEOF at the end; errClose at a closing delimiter
 // (left unconsumed).
 func (r *ednReader) read() (any, error) {
+	r.depth++
+	defer func() { r.depth-- }()
+	if r.depth > maxDepth {
+		return nil, r.errf("nested deeper than %d", maxDepth)
+	}
 	r.skipSpace()
 	if r.pos >= len(r.s) {
 		return nil, errEOF

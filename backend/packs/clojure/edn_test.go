@@ -1,6 +1,7 @@
 package clojure
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,7 +38,7 @@ func TestReadEDN(t *testing.T) {
 }
 
 func TestReadEDNRefusesMalformed(t *testing.T) {
-	for _, in := range []string{`{:a 1`, `[1 2)`, `{:a}`, `"open`, `#`, `)`, `^`, `#?x`, ""} {
+	for _, in := range []string{`{:a 1`, `[1 2)`, `{:a}`, `"open`, `#`, `)`, `^`, `#?x`, "", strings.Repeat("[", 5000)} {
 		if v, err := ReadEDN(in); err == nil {
 			t.Errorf("ReadEDN(%q) = %#v, want an error", in, v)
 		}

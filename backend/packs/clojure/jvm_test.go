@@ -207,9 +207,7 @@ func TestManagedREPL(t *testing.T) {
 
 		// A stopped (SIGSTOP) server: the eval verdict wins; describe's
 		// metadata still rides along.
-		if err := syscall.Kill(-pid, syscall.SIGSTOP); err != nil {
-			t.Fatal(err)
-		}
+		stopGroup(t, pid)
 		n = nreplSlice(t, must(p.Ctx(WithTurn(ctx, "t2"), wenv)))
 		_ = syscall.Kill(-pid, syscall.SIGCONT)
 		e = n["repls"].([]any)[0].(map[string]any)
@@ -232,6 +230,46 @@ func TestManagedREPL(t *testing.T) {
 		}
 		if _, ok := e["form"]; ok {
 			t.Errorf("an up REPL carries form/hint: %v", e)
+		}
+	})
+
+	t.Run("run_tests falls back to a clean JVM when the REPL is wedged", func(t *testing.T) {
+		f := facade{t, f.f}
+		stopGroup(t, pid)
+		r := f.call("run_tests", "clojure", map[string]any{"ns": "calc.other-test/div-test"})
+		_ = syscall.Kill(-pid, syscall.SIGCONT)
+		if r["mode"] != "cli" || r["recovered"] != true || r["repl_unusable"] != true || r["is_pass"] != true {
+			t.Fatalf("run_tests with a stopped REPL = %v", r)
+		}
+	})
+
+	t.Run("status", func(t *testing.T) {
+		f := facade{t, f.f}
+		st := f.call("repl_status", "clojure")
+		rs := st["repls"].([]any)
+		if st["running"] != true || len(rs) != 1 || rs[0].(map[string]any)["id"] != id || st["launcher"] != "java" {
+			t.Fatalf("repl_status = %v", st)
+		}
+	})
+
+	t.Run("restart from the registry", func(t *testing.T) {
+		if err := reg.Restart(ctx, "s1", id); err != nil {
+			t.Fatal(err)
+		}
+		if packtest.GroupAlive(pid) {
+			t.Errorf("the old process group %d survived a restart", pid)
+		}
+		r, ok := p.get("s1", id)
+		if !ok || r.pid() == pid || r.pid() == 0 {
+			t.Fatalf("after restart: %v %v", ok, r)
+		}
+		pid = r.pid()
+		f := facade{t, f.f}
+		if r := f.call("repl_eval", "clojure", map[string]any{"code": "(+ 1 2)"}); r["value"] != "3" {
+			t.Fatalf("after restart (+ 1 2) = %v", r)
+		}
+		if infos := reg.Snapshot("s1"); len(infos) != 1 || infos[0].PID != pid {
+			t.Errorf("registry after restart = %+v", infos)
 		}
 	})
 
@@ -380,4 +418,37 @@ func TestStartFailures(t *testing.T) {
 			}
 		}
 	})
+}
+
+// stopGroup sends SIGSTOP to a process group and waits until every thread
+// of its leader is stopped: the kernel stops a running thread
+// asynchronously, and a JVM thread still on a CPU could answer one more
+// request.
+func stopGroup(t *testing.T, pgid int) {
+	t.Helper()
+	if err := syscall.Kill(-pgid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pgid))
+		stopped := len(tasks) > 0
+		for _, s := range tasks {
+			b, err := os.ReadFile(s)
+			if err != nil {
+				continue
+			}
+			i := strings.LastIndexByte(string(b), ')')
+			if i < 0 || len(b) < i+3 || (b[i+2] != 'T' && b[i+2] != 't') {
+				stopped = false
+			}
+		}
+		if stopped {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process group %d did not stop", pgid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -1,0 +1,103 @@
+package clojure
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/backend/packs/packtest"
+)
+
+// toolPack is a pack whose only tools are the given scripts.
+func toolPack(t *testing.T, scripts map[string]string) *Pack {
+	t.Helper()
+	bin := t.TempDir()
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return New(Options{LookPath: func(name string) (string, error) {
+		if _, ok := scripts[name]; ok {
+			return filepath.Join(bin, name), nil
+		}
+		return "", exec.ErrNotFound
+	}})
+}
+
+// fakeCljfmt collapses runs of spaces, in place, like `cljfmt fix` would
+// normalise whitespace.
+const fakeCljfmt = `shift; shift; for f in "$@"; do sed -i 's/  */ /g' "$f"; done`
+
+func TestFormat(t *testing.T) {
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{
+		"deps.edn":          `{:paths ["src"]}`,
+		"src/a/core.clj":    "(ns a.core)\n(defn f  [x]   x)\n",
+		"src/a/tidy.clj":    "(ns a.tidy)\n",
+		"target/gen.clj":    "(ns  gen)\n",
+		"src/a/notes.txt":   "a  b\n",
+		"test/a/x_test.clj": "(ns   a.x-test)\n",
+	})
+	p := toolPack(t, map[string]string{"cljfmt": fakeCljfmt})
+	env, _ := sessionEnv(t, dir)
+	out, err := p.format(context.Background(), env, call(dir, map[string]any{"code": "(+  1   2)"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]any{"changed": true, "delta": -3, "formatter": "cljfmt"}, out); d != "" {
+		t.Errorf("snippet (-want +got):\n%s", d)
+	}
+	out, err = p.format(context.Background(), env, call(dir, map[string]any{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"changed": 2, "checked": 3, "formatter": "cljfmt", "files": []any{
+		map[string]any{"file": "src/a/core.clj", "changed": true, "delta": -3},
+		map[string]any{"file": "test/a/x_test.clj", "changed": true, "delta": -2},
+	}}
+	if d := cmp.Diff(want, out); d != "" {
+		t.Errorf("default paths (-want +got):\n%s", d)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "target/gen.clj")); string(b) != "(ns  gen)\n" {
+		t.Error("a build folder was formatted")
+	}
+	if _, err := p.format(context.Background(), env, call(dir, map[string]any{"paths": []any{"nope"}})); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing path: %v", err)
+	}
+	none := toolPack(t, nil)
+	if _, err := none.format(context.Background(), env, call(dir, nil)); err == nil || !strings.Contains(err.Error(), "install cljfmt") || !strings.Contains(err.Error(), "zprint") {
+		t.Errorf("no formatter: %v", err)
+	}
+}
+
+const kondoEDN = `{:findings [{:filename "` + "%DIR%" + `/src/a.clj", :row 1, :col 2, :level :warning, :type :unused-binding, :message "unused binding x"}
+ {:filename "<stdin>", :row 3, :col 1, :level :error, :type :unresolved-symbol, :message "Unresolved symbol: foo"}],
+ :summary {:error 1, :warning 1, :duration 12}}`
+
+func TestLint(t *testing.T) {
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{"src/a.clj": "(ns a)\n"})
+	p := toolPack(t, map[string]string{"clj-kondo": "cat <<'X'\n" + strings.ReplaceAll(kondoEDN, "%DIR%", dir) + "\nX\nexit 3"})
+	env, _ := sessionEnv(t, dir)
+	out, err := p.lint(context.Background(), env, call(dir, map[string]any{"code": "(foo)"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"linter": "clj-kondo", "total": 2, "counts": map[string]any{"error": 1, "warning": 1, "info": 0},
+		"findings": []any{
+			map[string]any{"file": "src/a.clj", "row": 1, "col": 2, "level": "warning", "type": "unused-binding", "message": "unused binding x", "provider": "clj-kondo"},
+			map[string]any{"file": "", "row": 3, "col": 1, "level": "error", "type": "unresolved-symbol", "message": "Unresolved symbol: foo", "provider": "clj-kondo"},
+		}}
+	if d := cmp.Diff(want, out); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	none := toolPack(t, nil)
+	if _, err := none.lint(context.Background(), env, call(dir, nil)); err == nil || !strings.Contains(err.Error(), "clj-kondo is not installed") {
+		t.Errorf("no linter: %v", err)
+	}
+}
