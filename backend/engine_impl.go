@@ -21,6 +21,7 @@ import (
 	"github.com/visdesktop/vis/backend/goals"
 	"github.com/visdesktop/vis/backend/langtools"
 	"github.com/visdesktop/vis/backend/loop"
+	"github.com/visdesktop/vis/backend/packs/clojure"
 	"github.com/visdesktop/vis/backend/packs/python"
 	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider"
@@ -62,6 +63,7 @@ type Engine struct {
 	ext       *ext.Registry
 	resources *resources.Registry
 	python    *python.Pack
+	clojure   *clojure.Pack
 	watchers  map[string]*workspace.Watcher // by workspace root, under mu
 
 	ctx    context.Context // ends background turns on Close
@@ -195,6 +197,7 @@ func (e *Engine) Close() error {
 	e.resources.StopAll(stopCtx)
 	cancel()
 	e.python.Close()
+	e.clojure.Close()
 	e.mu.Lock()
 	for _, w := range e.watchers {
 		w.Close()
@@ -546,8 +549,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 		return TurnResult{SessionID: id}, err
 	}
 	active, facade := e.activate(ctx, id, rt)
-	contribution := active.Ctx(ctx)
-	view := e.viewFunc(id, rt, rv, active, contribution)
+	view := e.viewFunc(id, rt, rv, active)
 	if rt.block == "" {
 		static := view(0, 0, nil)
 		rt.block = prompt.SessionBlock(static)
@@ -682,7 +684,7 @@ func clipMiddle(s string, n int) string {
 
 // viewFunc builds the `session` dict the model sees. Static keys come first
 // and form the frozen standing block; turn, scope and utilization move.
-func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ext.Active, contribution map[string]any) func(turn, iter int, util map[string]any) map[string]any {
+func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ext.Active) func(turn, iter int, util map[string]any) map[string]any {
 	symbols := []any{}
 	for _, b := range rt.tools.Builtins() {
 		symbols = append(symbols, b.Name)
@@ -734,7 +736,10 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ex
 			"resources":  resourceList(e.resources.Snapshot(id)),
 			"symbols":    symbols,
 		}
-		ext.DeepMerge(v, cloneMap(contribution))
+		// Contributions (the Clojure pack's live nREPLs) are recomputed for
+		// every block and delta; a pack probes its REPLs at most once per
+		// turn and set of ports.
+		ext.DeepMerge(v, cloneMap(active.Ctx(clojure.WithTurn(e.ctx, fmt.Sprintf("%s/%d", id, turn)))))
 		if turn > 0 {
 			v["turn"] = turn
 			v["scope"] = map[string]any{"turn": turn, "iter": iter}

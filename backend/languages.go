@@ -10,6 +10,7 @@ import (
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/langtools"
+	"github.com/visdesktop/vis/backend/packs/clojure"
 	"github.com/visdesktop/vis/backend/packs/golang"
 	"github.com/visdesktop/vis/backend/packs/js"
 	"github.com/visdesktop/vis/backend/packs/python"
@@ -21,7 +22,8 @@ import (
 // session-owned process registry, and one file watcher per workspace.
 func (e *Engine) registerPacks() error {
 	e.python = python.New(python.Options{Getenv: e.getenv})
-	for _, x := range []ext.Extension{e.python.Extension(), golang.Extension(), js.Extension()} {
+	e.clojure = clojure.New(clojure.Options{Getenv: e.getenv})
+	for _, x := range []ext.Extension{e.clojure.Extension(), e.python.Extension(), golang.Extension(), js.Extension()} {
 		if err := e.ext.Register(x); err != nil {
 			return err
 		}

@@ -72,3 +72,35 @@ func TestNodeREPLThroughTheModel(t *testing.T) {
 		t.Fatalf("node REPL result: %s", res)
 	}
 }
+
+// The model starts a Clojure REPL in a project, evaluates in it, sees the
+// value and the nREPL slice of the session dict, and stops it.
+func TestClojureREPLThroughTheModel(t *testing.T) {
+	if _, err := os.Stat("/usr/share/java/nrepl.jar"); err != nil {
+		t.Skip("Debian's clojure and libnrepl-clojure are not installed (scripts/deps.sh test installs them)")
+	}
+	e := newEnv(t,
+		providertest.Reply{Code: "r = repl_start('clojure')\nprint(r['result'], r['id'])\nv = repl_eval('clojure', {'code': '(+ 1 2)'})\nprint('value', v['value'])"},
+		providertest.Reply{Code: "s = repl_stop(session['env']['languages']['clojure']['nrepl']['default'])\nprint(s['result'])"},
+		providertest.Reply{Content: []string{"3"}},
+	)
+	os.MkdirAll(filepath.Join(e.ws, "src", "demo"), 0o755)
+	os.WriteFile(filepath.Join(e.ws, "deps.edn"), []byte("{:paths [\"src\"]}\n"), 0o644)
+	os.WriteFile(filepath.Join(e.ws, "src", "demo", "core.clj"), []byte("(ns demo.core)\n(defn add [a b] (+ a b))\n"), 0o644)
+	r := e.run("", "run", "add one and two in the REPL")
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	reqs := e.llm.Requests()
+	first := fmt.Sprint(reqs[1].Messages[len(reqs[1].Messages)-1]["content"])
+	if !strings.Contains(first, "started nrepl:") || !strings.Contains(first, "value 3") {
+		t.Fatalf("REPL result not fed back: %s", first)
+	}
+	if !strings.Contains(first, `session["env"]["languages"]`) || !strings.Contains(first, `"nrepl"`) {
+		t.Fatalf("no nREPL delta in the session dict: %s", first)
+	}
+	second := fmt.Sprint(reqs[2].Messages[len(reqs[2].Messages)-1]["content"])
+	if !strings.Contains(second, "stopped") {
+		t.Fatalf("repl_stop: %s", second)
+	}
+}
