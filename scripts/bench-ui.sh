@@ -59,6 +59,7 @@ stop_app() {
   for _ in $(seq 1 20); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.25; done
   kill -KILL -- "-$app_pid" 2>/dev/null || true
   wait "$app_pid" 2>/dev/null || true
+  echo "done $app_pid" >>"$pids"
   app_pid=""
 }
 stop_llm() {
@@ -70,7 +71,10 @@ stop_llm() {
 cleanup() {
   stop_app
   stop_llm
-  while read -r p; do [ -n "$p" ] && kill -KILL -- "-$p" 2>/dev/null || true; done <"$pids"
+  local p
+  for p in $(awk '$1 == "done" { gone[$2] = 1; next } { started[$1] = 1 } END { for (p in started) if (!(p in gone)) print p }' "$pids"); do
+    kill -KILL -- "-$p" 2>/dev/null || true
+  done
   if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; wait "$xvfb_pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }

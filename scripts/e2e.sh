@@ -41,11 +41,18 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vis-e2e.XXXXXX")
 pids=$tmp/pids
 : >"$pids"
 xvfb_pid=""
+vitest_pid=""
 cleanup() {
-  # Every process group a scenario started (normally already gone).
-  while read -r p; do
-    [ -n "$p" ] && kill -KILL -- "-$p" 2>/dev/null || true
-  done <"$pids"
+  if [ -n "$vitest_pid" ]; then
+    kill -TERM -- "-$vitest_pid" 2>/dev/null || true
+    for _ in $(seq 1 30); do kill -0 "$vitest_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL -- "-$vitest_pid" 2>/dev/null || true
+  fi
+  # Every process group a scenario started and did not see end (after a crash).
+  local p
+  for p in $(awk '$1 == "done" { gone[$2] = 1; next } { started[$1] = 1 } END { for (p in started) if (!(p in gone)) print p }' "$pids"); do
+    kill -KILL -- "-$p" 2>/dev/null || true
+  done
   if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; wait "$xvfb_pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }
@@ -92,12 +99,15 @@ done
 (cd frontend && npx tsc -p e2e) || die "the scenarios do not type-check (tsc -p frontend/e2e)"
 log "Xvfb $display; scenarios: ${E2E_SCENARIOS:-as enabled in frontend/e2e/scenarios.ts}"
 rc=0
-(
-  cd frontend
-  E2E_BIN=$bin E2E_FAKELLM=$fakellm E2E_DISPLAY=$display E2E_ASSETDIR=$dist \
-    E2E_TMP=$tmp E2E_OUT=$out E2E_RESULTS=$tmp/results.jsonl E2E_PIDS=$pids E2E_CHROMIUM=$chromium \
-    npx vitest run --config e2e/vitest.config.ts
-) || rc=$?
+# In its own process group, in the background: a signal to this script runs
+# the trap at once (bash defers traps while a foreground child runs), and the
+# trap ends vitest, its workers and what they started.
+E2E_BIN=$bin E2E_FAKELLM=$fakellm E2E_DISPLAY=$display E2E_ASSETDIR=$dist \
+  E2E_TMP=$tmp E2E_OUT=$out E2E_RESULTS=$tmp/results.jsonl E2E_PIDS=$pids E2E_CHROMIUM=$chromium \
+  setsid bash -c 'cd frontend && exec npx vitest run --config e2e/vitest.config.ts' &
+vitest_pid=$!
+wait "$vitest_pid" || rc=$?
+vitest_pid=""
 
 # --- summary --------------------------------------------------------------------
 results=$tmp/results.jsonl

@@ -12,7 +12,8 @@
 //   E2E_TMP       scratch folder (homes, workspaces, scripts)
 //   E2E_OUT       per-scenario logs and screenshots (build/e2e)
 //   E2E_RESULTS   JSON lines, one per scenario: pass, fail or not-run (the summary)
-//   E2E_PIDS      file listing every process group started, for the script's trap
+//   E2E_PIDS      file listing every process group started (and "done PID" once it
+//                 is gone), for the script's trap
 //
 // Every child runs in its own process group and is killed with it when the
 // scenario ends, whatever its outcome. A scenario fails on an uncaught page
@@ -149,6 +150,8 @@ async function stopProc(p: Proc | undefined): Promise<void> {
   for (let i = 0; i < 40 && !p.exited; i++) await sleep(100)
   kill('SIGKILL')
   for (let i = 0; i < 20 && !p.exited; i++) await sleep(100)
+  // Gone: the script's trap must not signal this number again (it may be reused).
+  if (p.exited) fs.appendFileSync(need('E2E_PIDS'), `done ${p.child.pid}\n`)
 }
 
 function tail(file: string, lines = 30): string {
