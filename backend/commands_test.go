@@ -65,6 +65,11 @@ func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
 	if end := waitFor(t, ch, events.TurnEnd); end.Data["answer"] != "answered" {
 		t.Fatalf("turn-end = %v", end.Data)
 	}
+	// Whoever hears turn-end finds the session free (the window then sends
+	// its next queued message).
+	if e.Running(r.SessionID) {
+		t.Fatal("the session still counts as running after its turn-end event")
+	}
 }
 
 func TestStatusForTheFooter(t *testing.T) {

@@ -338,8 +338,10 @@ func (e *Engine) startTurn(req SendRequest, goalRun bool) (string, error) {
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
-		defer rt.mu.Unlock()
-		if _, err := e.runLocked(e.ctx, id, rt, req, goalRun); err != nil {
+		_, end, err := e.runLocked(e.ctx, id, rt, req, goalRun)
+		rt.mu.Unlock()
+		end()
+		if err != nil {
 			// Nobody waits for this call: say it where the window looks.
 			e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))
 		}
@@ -382,8 +384,10 @@ func (e *Engine) RunTurn(ctx context.Context, req SendRequest) (TurnResult, erro
 	if !rt.mu.TryLock() {
 		return TurnResult{SessionID: id}, ErrBusy
 	}
-	defer rt.mu.Unlock()
-	return e.runLocked(ctx, id, rt, req, goalRun)
+	res, end, err := e.runLocked(ctx, id, rt, req, goalRun)
+	rt.mu.Unlock()
+	end()
+	return res, err
 }
 
 // prepare resolves or creates the session and its runtime.
@@ -513,7 +517,12 @@ type resolvedTurn struct {
 	client *provider.Client
 }
 
-func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req SendRequest, goalRun bool) (TurnResult, error) {
+// runLocked runs a turn while the caller holds rt.mu. The returned end
+// publishes the turn's end; the caller runs it after releasing rt.mu, so a
+// client that reacts to turn-end (the window sending its next queued
+// message) finds the session free. end is never nil.
+func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req SendRequest, goalRun bool) (TurnResult, func(), error) {
+	end := func() {}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rt.runMu.Lock()
@@ -527,18 +536,18 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 
 	rv, err := e.resolve(rt.workspace, req)
 	if err != nil {
-		return TurnResult{SessionID: id}, err
+		return TurnResult{SessionID: id}, end, err
 	}
 	bg := context.WithoutCancel(ctx)
 	if !goalRun {
 		// A genuine message resumes a paused or blocked goal with budget left.
 		if _, _, err := e.goals.ResumeForUserTurn(bg, id); err != nil {
-			return TurnResult{SessionID: id}, fmt.Errorf("goal: %w", err)
+			return TurnResult{SessionID: id}, end, fmt.Errorf("goal: %w", err)
 		}
 	}
 	turnStart, err := e.goals.Capture(bg, id)
 	if err != nil {
-		return TurnResult{SessionID: id}, fmt.Errorf("goal: %w", err)
+		return TurnResult{SessionID: id}, end, fmt.Errorf("goal: %w", err)
 	}
 	addendum := ""
 	if g, ok, err := e.goals.Get(bg, id); err == nil && ok {
@@ -546,7 +555,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	}
 	prev, err := e.recap(ctx, id)
 	if err != nil {
-		return TurnResult{SessionID: id}, err
+		return TurnResult{SessionID: id}, end, err
 	}
 	active, facade := e.activate(ctx, id, rt)
 	view := e.viewFunc(id, rt, rv, active)
@@ -586,7 +595,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	res, err := runner.Run(rctx, loop.Turn{
 		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
-		Messages: msgs, View: view,
+		Messages: msgs, View: view, DeferEnd: true,
 		Goal: &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
 		OnStart: func(ctx context.Context, turnID int64) {
 			if _, err := attach.Save(ctx, e.store, id, turnID, imgs); err != nil {
@@ -597,9 +606,14 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	if ferr := e.goals.FinishTurn(bg, turnStart, res.Status); ferr != nil && err == nil {
 		err = fmt.Errorf("goal: %w", ferr)
 	}
-	e.publishSession(id)
+	end = func() {
+		if res.Turn != 0 {
+			e.broker.Publish(loop.EndEvent(res))
+		}
+		e.publishSession(id)
+	}
 	out := TurnResult{SessionID: id, Turn: res.Turn, Status: res.Status, Answer: res.Answer, Error: res.Error, Iterations: res.Iterations, Usage: res.Usage}
-	return out, err
+	return out, end, err
 }
 
 func eventWarning(id, msg string) events.Event {

@@ -115,7 +115,14 @@ func (e *Engine) Shell(ctx context.Context, req SendRequest) (ShellResult, error
 	if !rt.mu.TryLock() {
 		return ShellResult{SessionID: s.ID}, ErrBusy
 	}
-	defer rt.mu.Unlock()
+	locked := true
+	unlock := func() {
+		if locked {
+			locked = false
+			rt.mu.Unlock()
+		}
+	}
+	defer unlock()
 	bg := context.WithoutCancel(ctx)
 	turn, err := e.store.StartTurn(bg, s.ID, req.Text, ChannelShell)
 	if err != nil {
@@ -156,6 +163,7 @@ func (e *Engine) Shell(ctx context.Context, req SendRequest) (ShellResult, error
 	if err := e.store.FinishTurn(bg, turn.ID, store.TurnOutcome{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: time.Since(started).Milliseconds()}); err != nil {
 		return ShellResult{}, err
 	}
+	unlock() // the session is free before anyone hears that the turn ended
 	pub(events.TurnEnd, map[string]any{"status": status, "answer": answer, "error": errText, "iterations": 1})
 	e.publishSession(s.ID)
 	return ShellResult{SessionID: s.ID, Turn: turn.Position, ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut}, runErr

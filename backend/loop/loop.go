@@ -107,6 +107,10 @@ type Turn struct {
 	// OnStart, when set, runs once the turn is recorded (e.g. to link the
 	// message's images to it).
 	OnStart func(ctx context.Context, turnID int64)
+	// DeferEnd: Run does not publish turn-end; the caller publishes
+	// EndEvent(result) once it has finished its own after-turn work (so a
+	// client reacting to turn-end finds the session free).
+	DeferEnd bool
 }
 
 // Result is the outcome of a turn.
@@ -118,6 +122,16 @@ type Result struct {
 	Error      string
 	Iterations int
 	Usage      chat.Usage
+	DurationMs int64
+	SessionID  string
+}
+
+// EndEvent is the turn-end event of a finished turn.
+func EndEvent(r Result) events.Event {
+	return events.Event{Phase: events.TurnEnd, SessionID: r.SessionID, Turn: r.Turn, Data: map[string]any{
+		"status": r.Status, "answer": r.Answer, "error": r.Error,
+		"iterations": r.Iterations, "usage": r.Usage, "duration_ms": r.DurationMs,
+	}}
 }
 
 // Runner runs turns of one session.
@@ -158,14 +172,15 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 	res.TurnID, res.Turn = rec.ID, rec.Position
 	res.Usage = tr.usage
 	res.Iterations = tr.iter
-	out := store.TurnOutcome{Status: res.Status, Answer: res.Answer, Error: res.Error, Iterations: res.Iterations, Usage: res.Usage, DurationMs: now().Sub(started).Milliseconds()}
+	res.SessionID = t.SessionID
+	res.DurationMs = now().Sub(started).Milliseconds()
+	out := store.TurnOutcome{Status: res.Status, Answer: res.Answer, Error: res.Error, Iterations: res.Iterations, Usage: res.Usage, DurationMs: res.DurationMs}
 	if err := r.Store.FinishTurn(bg, rec.ID, out); err != nil {
 		return res, fmt.Errorf("finish turn: %w", err)
 	}
-	tr.publish(events.TurnEnd, 0, map[string]any{
-		"status": res.Status, "answer": res.Answer, "error": res.Error,
-		"iterations": res.Iterations, "usage": res.Usage, "duration_ms": out.DurationMs,
-	})
+	if !t.DeferEnd && r.Broker != nil {
+		r.Broker.Publish(EndEvent(res))
+	}
 	return res, nil
 }
 
