@@ -3,6 +3,7 @@ package golang
 import (
 	"context"
 	"fmt"
+	"github.com/visdesktop/vis/backend/packs/proc"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 
 // formatSnippet pipes code through gofmt.
 func formatSnippet(ctx context.Context, cwd, code string) (map[string]any, error) {
-	r, err := runProc(ctx, cwd, formatTimeout, code, "gofmt")
+	r, err := proc.Run(ctx, cwd, formatTimeout, code, "gofmt")
 	if err != nil {
 		return nil, fmt.Errorf("format go: %w", err)
 	}
@@ -73,7 +74,7 @@ func formatFiles(ctx context.Context, cwd string, files []string) (map[string]an
 	if len(files) == 0 {
 		return res, nil
 	}
-	r, err := runProc(ctx, cwd, formatTimeout, "", append([]string{"gofmt", "-l"}, files...)...)
+	r, err := proc.Run(ctx, cwd, formatTimeout, "", append([]string{"gofmt", "-l"}, files...)...)
 	if err != nil {
 		return nil, fmt.Errorf("format go: %w", err)
 	}
@@ -102,7 +103,7 @@ func formatFiles(ctx context.Context, cwd string, files []string) (map[string]an
 		before[f] = utf8.RuneCount(b)
 	}
 	if len(changed) > 0 {
-		w, err := runProc(ctx, cwd, formatTimeout, "", append([]string{"gofmt", "-w"}, changed...)...)
+		w, err := proc.Run(ctx, cwd, formatTimeout, "", append([]string{"gofmt", "-w"}, changed...)...)
 		if err != nil {
 			return nil, fmt.Errorf("format go: %w", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/visdesktop/vis/backend/packs/proc"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,7 +53,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 			return nil, badArgs("timeout_ms must be positive")
 		}
 	}
-	r, err := runProc(ctx, cwd, timeout, "", argv...)
+	r, err := proc.Run(ctx, cwd, timeout, "", argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run go tests: %w", err)
 	}

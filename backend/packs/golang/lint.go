@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/visdesktop/vis/backend/packs/proc"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -43,7 +44,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	r, err := runProc(ctx, cwd, lintTimeout, "", append([]string{"go", "vet", "-json"}, pkgs...)...)
+	r, err := proc.Run(ctx, cwd, lintTimeout, "", append([]string{"go", "vet", "-json"}, pkgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}
@@ -76,7 +77,7 @@ func lintSnippet(ctx context.Context, code string) (map[string]any, error) {
 	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(code), 0o644); err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}
-	r, err := runProc(ctx, dir, lintTimeout, "", "go", "vet", "-json", ".")
+	r, err := proc.Run(ctx, dir, lintTimeout, "", "go", "vet", "-json", ".")
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}

@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"fmt"
+	child "github.com/visdesktop/vis/backend/packs/proc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 		if c.Language == "tsx" || c.Language == "jsx" {
 			ext = snippetExt[c.Language]
 		}
-		r, err := runProc(ctx, cwd, formatTimeout, code, bin, "--stdin-filepath", "snippet"+ext)
+		r, err := child.Run(ctx, cwd, formatTimeout, code, bin, "--stdin-filepath", "snippet"+ext)
 		if err != nil {
 			return nil, fmt.Errorf("format: %w", err)
 		}
@@ -79,7 +80,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 			targets = append(targets, relTo(cwd, a))
 		}
 	}
-	l, err := runProc(ctx, cwd, formatTimeout, "", append([]string{bin, "--list-different"}, targets...)...)
+	l, err := child.Run(ctx, cwd, formatTimeout, "", append([]string{bin, "--list-different"}, targets...)...)
 	if err != nil {
 		return nil, fmt.Errorf("format: %w", err)
 	}
@@ -102,7 +103,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 	}
 	files := []map[string]any{}
 	if len(changed) > 0 {
-		w, err := runProc(ctx, cwd, formatTimeout, "", append([]string{bin, "--write"}, changed...)...)
+		w, err := child.Run(ctx, cwd, formatTimeout, "", append([]string{bin, "--write"}, changed...)...)
 		if err != nil {
 			return nil, fmt.Errorf("format: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	child "github.com/visdesktop/vis/backend/packs/proc"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -61,7 +62,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	} else if ms > 0 {
 		timeout = time.Duration(ms) * time.Millisecond
 	}
-	r, err := runProc(ctx, cwd, timeout, "", argv...)
+	r, err := child.Run(ctx, cwd, timeout, "", argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", runner, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	child "github.com/visdesktop/vis/backend/packs/proc"
 	"io"
 	"os"
 	"os/exec"
@@ -74,7 +75,7 @@ func (r *replProc) spawn(ctx context.Context) error {
 	argv := r.argv()
 	c := exec.Command(argv[0], argv[1:]...)
 	c.Dir = r.dir
-	c.SysProcAttr = sysProcAttr()
+	c.SysProcAttr = child.SysProcAttr()
 	c.Env = os.Environ()
 	keys := make([]string, 0, len(r.env))
 	for k := range r.env {

@@ -1,4 +1,8 @@
-package golang
+// Package proc runs the packs' short-lived children (formatters, linters,
+// test runners): each in its own process group with the parent-death signal
+// on Linux, under a timeout, and the whole group is killed when the timeout
+// passes, the ctx ends, or the leader exits leaving strays behind.
+package proc
 
 import (
 	"bytes"
@@ -11,8 +15,8 @@ import (
 	"time"
 )
 
-// procResult is one finished child process.
-type procResult struct {
+// Result is one finished child process.
+type Result struct {
 	Argv     []string
 	Stdout   string
 	Stderr   string
@@ -20,14 +24,14 @@ type procResult struct {
 	TimedOut bool // the deadline (not a caller cancel) ended it
 }
 
-// runProc runs argv in dir with stdin, in its own process group (and, on
+// Run runs argv in dir with stdin, in its own process group (and, on
 // Linux, with the parent-death signal), under timeout. When the timeout
 // passes or ctx ends the whole group is killed; after the leader exits,
 // whatever it left in its group is killed too, so nothing outlives the
 // call. A non-zero exit is data, not an error; the error reports a child
 // that could not start or a cancelled ctx.
-func runProc(ctx context.Context, dir string, timeout time.Duration, stdin string, argv ...string) (procResult, error) {
-	res := procResult{Argv: argv, Exit: -1}
+func Run(ctx context.Context, dir string, timeout time.Duration, stdin string, argv ...string) (Result, error) {
+	res := Result{Argv: argv, Exit: -1}
 	if len(argv) == 0 {
 		return res, errors.New("run: empty command")
 	}
@@ -35,7 +39,7 @@ func runProc(ctx context.Context, dir string, timeout time.Duration, stdin strin
 	defer cancel()
 	c := exec.CommandContext(rctx, argv[0], argv[1:]...)
 	c.Dir = dir
-	c.SysProcAttr = sysProcAttr()
+	c.SysProcAttr = SysProcAttr()
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 	c.WaitDelay = 2 * time.Second
 	if stdin != "" {

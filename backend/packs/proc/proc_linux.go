@@ -1,9 +1,9 @@
-package golang
+package proc
 
 import "syscall"
 
-// sysProcAttr puts a child in its own process group and kills it when the
+// SysProcAttr puts a child in its own process group and kills it when the
 // app dies (the parent-death signal).
-func sysProcAttr() *syscall.SysProcAttr {
+func SysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }

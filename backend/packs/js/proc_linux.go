@@ -1,9 +1,0 @@
-package js
-
-import "syscall"
-
-// sysProcAttr puts a child in its own process group and kills it when the
-// app dies (the parent-death signal).
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-}
