@@ -53,6 +53,16 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
     needs: 'inspector (inspector-open per iteration, inspector, inspector-block[data-tag], inspector-close), transcript (iteration)',
     run: true,
   },
+  goal: {
+    needs:
+      'goal panel (goal-panel, goal-status[data-status], goal-pause, goal-resume, goal-cancel, goal-clear, goal-objective-input, goal-budget-input, goal-set, goal-error), footer-goal, composer (/goal), transcript (turn[data-status=halted])',
+    run: true,
+  },
+  repl: {
+    needs:
+      'transcript (program-output), footer (footer-repls, footer-packs), REPL sidebar (repl-panel, repl-row[data-status], repl-logs, repl-log-view, repl-stop)',
+    run: true,
+  },
 }
 
 /** The scenarios to run: E2E_SCENARIOS (comma list, or "all"), else those with run: true. */
