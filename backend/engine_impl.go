@@ -589,7 +589,13 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 		}
 	}
 	if s, err := e.store.GetSession(ctx, id); err == nil && s.Title == "" {
-		_ = e.store.RenameSession(context.WithoutCancel(ctx), id, titleFrom(req.Text))
+		title := req.Text
+		if args, ok := goals.CutCommand(strings.TrimSpace(req.Text)); ok && goalRun {
+			if c, err := goals.ParseCommand(args); err == nil && c.Objective != "" {
+				title = c.Objective // a session started by /goal is named after its objective
+			}
+		}
+		_ = e.store.RenameSession(context.WithoutCancel(ctx), id, titleFrom(title))
 	}
 	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: rv.client, Exec: execAdapter{rt}, State: &rt.state}
 	res, err := runner.Run(rctx, loop.Turn{

@@ -43,6 +43,9 @@ func TestGoalBudgetHaltsAfterExactlyThreeIterations(t *testing.T) {
 		t.Fatalf("goal_status not in the session delta: %s", last)
 	}
 
+	if r := e.run("", "sessions"); !strings.Contains(r.stdout, "make every test pass") || strings.Contains(r.stdout, "--budget") {
+		t.Fatalf("the session is not named after the goal's objective:\n%s", r.stdout)
+	}
 	r = e.run("", "goal", "--json")
 	var g map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &g); err != nil {

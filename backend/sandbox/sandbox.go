@@ -131,23 +131,68 @@ type ToolCall struct {
 	Error      string `json:"error,omitempty"`
 }
 
-// SummarizeArgs renders bound arguments as one short line: keys sorted,
-// each value cut at 60 characters, newlines shown as ⏎.
+// SummarizeArgs renders bound arguments as one short line that reads like
+// the call: keys sorted (positional arguments of a variadic builtin first,
+// bare), values as Python literals, each cut at 60 characters, newlines
+// shown as ⏎.
 func SummarizeArgs(args map[string]any) string {
 	keys := make([]string, 0, len(args))
 	for k := range args {
-		keys = append(keys, k)
+		if k != VarArgs {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		v := fmt.Sprint(args[k])
-		if r := []rune(v); len(r) > 60 {
-			v = string(r[:57]) + "..."
+	var parts []string
+	if pos, ok := args[VarArgs].([]any); ok {
+		for _, v := range pos {
+			parts = append(parts, clipArg(pyLiteral(v)))
 		}
-		parts = append(parts, k+"="+strings.ReplaceAll(v, "\n", "⏎"))
+	}
+	for _, k := range keys {
+		parts = append(parts, k+"="+clipArg(pyLiteral(args[k])))
 	}
 	return strings.Join(parts, ", ")
+}
+
+func clipArg(v string) string {
+	if r := []rune(v); len(r) > 60 {
+		v = string(r[:57]) + "..."
+	}
+	return strings.ReplaceAll(v, "\n", "⏎")
+}
+
+// pyLiteral renders a Go value of the sandbox boundary as Python would.
+func pyLiteral(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case string:
+		return "'" + strings.NewReplacer("\\", "\\\\", "'", "\\'").Replace(x) + "'"
+	case []any:
+		items := make([]string, len(x))
+		for i, e := range x {
+			items[i] = pyLiteral(e)
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	case map[string]any:
+		ks := make([]string, 0, len(x))
+		for k := range x {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		items := make([]string, len(ks))
+		for i, k := range ks {
+			items[i] = pyLiteral(k) + ": " + pyLiteral(x[k])
+		}
+		return "{" + strings.Join(items, ", ") + "}"
+	}
+	return fmt.Sprint(v)
 }
 
 // maxToolCalls bounds the calls a Result records (a loop of tiny calls).
