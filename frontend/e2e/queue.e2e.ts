@@ -31,6 +31,10 @@ scenario('queue-then-run', async (h) => {
   await until('the queued messages to run and finish', async () => {
     const n = await h.turns().count()
     if (n < 2 || (await h.el('queue-item').count()) > 0) return false
+    // The queue sends one message per finished turn: between the two, the
+    // queue is empty while the second is in flight, so wait for its turn.
+    const sent = (await h.el('turn-request').allInnerTexts()).join('\n')
+    if (!sent.includes('Queued two')) return false
     const statuses = await Promise.all(Array.from({ length: n }, (_, i) => h.turns().nth(i).getAttribute('data-status')))
     return statuses.every((s) => s === 'done')
   }, 30_000)
