@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import GoalPanel from './GoalPanel.svelte'
 import { cleanup, click, one, render, settle, type } from './testkit'
 import type { GoalAction } from '../lib/goal'
@@ -50,6 +50,23 @@ function setup(g: GoalView | null, opts: { refuse?: string; formOpen?: boolean }
 const disabled = (el: HTMLElement, id: string) => one<HTMLButtonElement>(el, id)!.disabled
 
 describe('GoalPanel', () => {
+  it('ticks the active time while the goal is active, not while paused', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] })
+    try {
+      const { el, props } = setup(goal({ time_used_ms: 5000 }))
+      vi.advanceTimersByTime(3000)
+      await settle()
+      expect(one(el, 'goal-panel')!.textContent).toContain('8s active')
+      props.goal = goal({ status: 'paused', time_used_ms: 9000, revision: 3 })
+      await settle()
+      vi.advanceTimersByTime(5000)
+      await settle()
+      expect(one(el, 'goal-panel')!.textContent).toContain('9s active')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('shows the objective, status, iterations against the budget, tokens and active time', () => {
     const { el } = setup(goal())
     const text = one(el, 'goal-panel')!.textContent!.replace(/\s+/g, ' ')
