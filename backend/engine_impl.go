@@ -65,6 +65,7 @@ type Engine struct {
 	python    *python.Pack
 	clojure   *clojure.Pack
 	watchers  map[string]*workspace.Watcher // by workspace root, under mu
+	packs     map[string][]string           // active pack names of watched workspaces, under mu
 
 	ctx    context.Context // ends background turns on Close
 	cancel context.CancelFunc
@@ -126,7 +127,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	ectx, cancel := context.WithCancel(context.Background())
 	e := &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
-		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}}
+		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
 	e.ext = ext.NewRegistry()
 	e.resources = resources.New(resources.Options{OnChange: func(sid string) {

@@ -76,11 +76,32 @@ func fragments(active *ext.Active, facade *langtools.Facade) []prompt.Fragment {
 
 // Packs returns the language packs active in a workspace now (what the
 // next turn will see).
+//
+// The answer is cached for a watched workspace (the watcher drops it when
+// files change), because the footer asks after every iteration and a scan
+// walks up to 3,000 entries.
 func (e *Engine) Packs(ctx context.Context, workspaceDir string) []string {
 	root := canonical(workspaceDir)
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return []string{}
 	}
+	e.mu.Lock()
+	cached, ok := e.packs[root]
+	_, watched := e.watchers[root]
+	e.mu.Unlock()
+	if ok {
+		return append([]string(nil), cached...)
+	}
+	names := e.scanPacks(ctx, root)
+	if watched {
+		e.mu.Lock()
+		e.packs[root] = names
+		e.mu.Unlock()
+	}
+	return append([]string(nil), names...)
+}
+
+func (e *Engine) scanPacks(ctx context.Context, root string) []string {
 	names := []string{}
 	for _, x := range e.ext.Active(e.turnEnv(ctx, "", root)).Extensions() {
 		if x.Kind == "language" {
@@ -109,7 +130,11 @@ func (e *Engine) watch(root string) {
 		return
 	}
 	w, err := workspace.Watch(e.ctx, root, func([]string) {
-		e.broker.Publish(events.Event{Phase: events.Packs, Data: map[string]any{"workspace": root, "packs": e.Packs(e.ctx, root)}})
+		names := e.scanPacks(e.ctx, root)
+		e.mu.Lock()
+		e.packs[root] = names
+		e.mu.Unlock()
+		e.broker.Publish(events.Event{Phase: events.Packs, Data: map[string]any{"workspace": root, "packs": append([]string(nil), names...)}})
 	}, workspace.WatchOptions{Debounce: 300 * time.Millisecond})
 	if err != nil {
 		return // no watcher (too many folders, no inotify): the next turn still rescans

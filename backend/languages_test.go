@@ -47,6 +47,10 @@ func TestNewFilesActivateAPackForTheNextTurn(t *testing.T) {
 			t.Fatal("no packs event with python after a .py file appeared")
 		}
 	}
+	// The footer's cached answer follows the change too.
+	if got := e.Packs(ctx, ws); !slices.Equal(got, []string{"go", "python"}) {
+		t.Fatalf("packs after the change = %v", got)
+	}
 	if _, err := e.RunTurn(ctx, SendRequest{SessionID: res.SessionID, Text: "second"}); err != nil {
 		t.Fatal(err)
 	}
