@@ -1,0 +1,40 @@
+package proc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExecPassesEnvAndReportsTimeouts(t *testing.T) {
+	r, err := Exec(context.Background(), []string{"sh", "-c", "printf %s \"$VIS_PROC_T\"; cat; exit 4"}, t.TempDir(), "in", time.Minute, []string{"VIS_PROC_T=set"})
+	if err != nil || r.Stdout != "setin" || r.Exit != 4 || r.TimedOut {
+		t.Fatalf("Exec = %+v, %v", r, err)
+	}
+	r, err = Exec(context.Background(), []string{"sleep", "30"}, t.TempDir(), "", 200*time.Millisecond, nil)
+	if err != nil || !r.TimedOut || r.Exit != -1 {
+		t.Fatalf("timeout: %+v, %v", r, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Exec(ctx, []string{"sleep", "30"}, t.TempDir(), "", time.Minute, nil); err == nil {
+		t.Fatal("a cancelled ctx is not an error")
+	}
+}
+
+func TestTailClipReadTail(t *testing.T) {
+	if got := Tail("a\nb\nc\n", 2); got != "b\nc" {
+		t.Fatalf("Tail = %q", got)
+	}
+	if got := Clip("abcdef", 2); got != "… (4 bytes cut)\nef" {
+		t.Fatalf("Clip = %q", got)
+	}
+	p := filepath.Join(t.TempDir(), "log")
+	os.WriteFile(p, []byte(strings.Repeat("x\n", 100)+"last\n"), 0o644)
+	if got, err := ReadTail(p, 2); err != nil || got != "x\nlast" {
+		t.Fatalf("ReadTail = %q, %v", got, err)
+	}
+}
