@@ -52,8 +52,6 @@ scenario('repl', async (h) => {
     const statuses = await row.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))
     return statuses.every((s) => s === 'down' || s === 'stopped')
   })
-  // Not asserted: the footer badge should drop to "REPLs 0" here, but it keeps
-  // showing 1 (its count comes from Status, which the page re-reads on turn
-  // and goal events, not on `resources` events). Reported to the lead.
+  await until('the footer REPL badge to count 0', async () => (await badge.innerText()).replace(/\s+/g, ' ').includes('REPLs 0'))
   expect(await panel.locator('[role="alert"]').count(), 'Stop reported no error').toBe(0)
 })

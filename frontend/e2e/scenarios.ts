@@ -63,6 +63,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'transcript (program-output), footer (footer-repls, footer-packs), REPL sidebar (repl-panel, repl-row[data-status], repl-logs, repl-log-view, repl-stop)',
     run: true,
   },
+  clojure: {
+    needs:
+      'Debian clojure + libnrepl-clojure (scripts/deps.sh test), transcript (program-output, turn-answer), footer (footer-repls, footer-packs), REPL sidebar (repl-panel, repl-row[data-status], repl-logs, repl-log-view)',
+    run: true,
+  },
 }
 
 /** The scenarios to run: E2E_SCENARIOS (comma list, or "all"), else those with run: true. */
