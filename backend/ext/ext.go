@@ -68,6 +68,7 @@ type Call struct {
 	Language string         // lower-cased; "" when the caller named none
 	Opts     map[string]any // the options map (keyword form and dict form merged)
 	Cwd      string         // absolute; defaults to the workspace root; inside the workspace
+	CwdSet   bool           // the caller named the directory (cwd/project) rather than taking the default
 	ID       string         // a REPL id for lifecycle verbs, "" when none
 }
 

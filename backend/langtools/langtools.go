@@ -253,6 +253,7 @@ type call struct {
 	opts     map[string]any
 	id       string
 	cwd      string
+	cwdSet   bool // the caller named cwd or project
 }
 
 func example(verb string) string {
@@ -399,7 +400,7 @@ func (f *Facade) callTool(ctx context.Context, verb string, args []any, kwargs m
 	if err != nil {
 		return nil, err
 	}
-	ec := ext.Call{Language: c.language, Opts: c.opts, Cwd: c.cwd, ID: c.id}
+	ec := ext.Call{Language: c.language, Opts: c.opts, Cwd: c.cwd, CwdSet: c.cwdSet, ID: c.id}
 	if ec.Language == "" {
 		ec.Language = h.lt.Language
 	}
@@ -506,6 +507,7 @@ func (f *Facade) normalize(c *call, opts map[string]any) error {
 			opts["paths"] = paths
 		}
 	}
+	c.cwdSet = namesDir(opts)
 	cwd, err := f.resolveCwd(verb, opts)
 	if err != nil {
 		return err
@@ -560,6 +562,16 @@ func oneID(verb string, opts map[string]any) (string, error) {
 		delete(opts, "id")
 	}
 	return id, nil
+}
+
+// namesDir reports whether opts name a directory (a non-blank cwd or project).
+func namesDir(opts map[string]any) bool {
+	for _, k := range []string{"cwd", "project"} {
+		if s, ok := opts[k].(string); ok && strings.TrimSpace(s) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveCwd reads cwd / project (aliases) into an absolute directory
@@ -842,6 +854,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 	if c.id != "" {
 		opts["id"] = c.id
 	}
+	c.cwdSet = namesDir(opts)
 	cwd, err := f.resolveCwd(verb, opts)
 	if err != nil {
 		return nil, err
@@ -906,7 +919,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 }
 
 func (f *Facade) extCall(c *call, h handler) ext.Call {
-	ec := ext.Call{Language: c.language, Opts: c.opts, Cwd: c.cwd, ID: c.id}
+	ec := ext.Call{Language: c.language, Opts: c.opts, Cwd: c.cwd, CwdSet: c.cwdSet, ID: c.id}
 	if ec.Language == "" {
 		ec.Language = h.lt.Language
 	}

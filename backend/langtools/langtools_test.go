@@ -20,6 +20,7 @@ import (
 // record is what a fake handler saw.
 type record struct {
 	Pack, Op, Language, Cwd, ID string
+	CwdSet                      bool
 	Opts                        map[string]any
 }
 
@@ -61,7 +62,7 @@ func fakePack(name, lang string, aliases []string, rec *recorder, verbs string, 
 					opts[k] = v
 				}
 			}
-			rec.add(record{Pack: name, Op: op, Language: c.Language, Cwd: rel, ID: c.ID, Opts: opts})
+			rec.add(record{Pack: name, Op: op, Language: c.Language, Cwd: rel, CwdSet: c.CwdSet, ID: c.ID, Opts: opts})
 			if op == "test" && testResult != nil {
 				out := map[string]any{}
 				for k, v := range testResult {
@@ -183,10 +184,10 @@ func TestDispatchAndGrammar(t *testing.T) {
 			want: record{Pack: "language-go", Op: "test", Language: "go", Cwd: ".", Opts: map[string]any{"paths": []any{"pkg/parse_test.go::TestParse"}}}},
 		{name: "project is an alias of cwd",
 			verb: VerbTest, args: []any{"go", map[string]any{"project": "sub"}},
-			want: record{Pack: "language-go", Op: "test", Language: "go", Cwd: "sub", Opts: map[string]any{}}},
+			want: record{Pack: "language-go", Op: "test", Language: "go", Cwd: "sub", CwdSet: true, Opts: map[string]any{}}},
 		{name: "cwd and project naming the same directory are fine",
 			verb: VerbTest, args: []any{"go", map[string]any{"project": "sub", "cwd": filepath.Join("sub", "inner", "..")}},
-			want: record{Pack: "language-go", Op: "test", Language: "go", Cwd: "sub", Opts: map[string]any{}}},
+			want: record{Pack: "language-go", Op: "test", Language: "go", Cwd: "sub", CwdSet: true, Opts: map[string]any{}}},
 		{name: "cwd and project differ: refused",
 			verb: VerbTest, args: []any{"go", map[string]any{"project": "sub", "cwd": "other"}}, wantErr: "A call names ONE directory", code: CodeConflict},
 		{name: "cwd outside the workspace: refused",
@@ -329,7 +330,7 @@ func TestLifecycleVerbs(t *testing.T) {
 		{name: "start maps to op start with the inferred language", verb: VerbStart,
 			want: record{Pack: "language-python", Op: "start", Language: "python", Cwd: ".", Opts: map[string]any{}}},
 		{name: "start: id in options is a label", verb: VerbStart, args: []any{"python", map[string]any{"id": "second", "cwd": "sub"}},
-			want: record{Pack: "language-python", Op: "start", Language: "python", Cwd: "sub", ID: "second", Opts: map[string]any{"id": "second"}}},
+			want: record{Pack: "language-python", Op: "start", Language: "python", Cwd: "sub", CwdSet: true, ID: "second", Opts: map[string]any{"id": "second"}}},
 		{name: "connect maps to op connect", verb: VerbConnect, args: []any{"python", map[string]any{"port": int64(7888)}},
 			want: record{Pack: "language-python", Op: "connect", Language: "python", Cwd: ".", Opts: map[string]any{"port": int64(7888)}}},
 		{name: "stop without id asks the pack", verb: VerbStop, args: []any{"python"},

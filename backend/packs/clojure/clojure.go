@@ -45,8 +45,9 @@ import (
 // Name is the extension's registry name.
 const Name = "language-clojure"
 
-// NREPLVersion is the nREPL the official Clojure CLI launcher adds.
-const NREPLVersion = "1.3.1"
+// NREPLVersion is the nREPL the official Clojure CLI launcher adds (the
+// original Vis pins the same one).
+const NREPLVersion = "1.7.0"
 
 // DefaultJarDir is where Debian's clojure and libnrepl-clojure put their jars.
 const DefaultJarDir = "/usr/share/java"
@@ -69,6 +70,9 @@ type Options struct {
 	DescribeTimeout time.Duration // the describe probe: 1s
 	TestTimeout     time.Duration // run_tests: 10 min
 	ToolTimeout     time.Duration // formatters, linters, tool detection: 2 min
+	// IdleTimeout stops a managed REPL unused for this long: 0 reads
+	// VIS_CLJ_REPL_IDLE_MS (unset: 20 min; "0": never), < 0 never.
+	IdleTimeout time.Duration
 }
 
 // Pack is the Clojure pack's state: its REPLs and attachments.
@@ -85,6 +89,11 @@ type Pack struct {
 	cliOK   bool
 
 	evalLocks sync.Map // host:port -> *sync.Mutex (shadow selection + eval)
+
+	idle       time.Duration // resolved IdleTimeout (<= 0: no reaping)
+	reaperOnce sync.Once
+	done       chan struct{} // closed by Close: ends the reaper and port-file watchers
+	closeOnce  sync.Once
 }
 
 // New returns a pack.
@@ -117,6 +126,8 @@ func New(opts Options) *Pack {
 		opts.ToolTimeout = 2 * time.Minute
 	}
 	return &Pack{
+		idle:  idleTimeout(opts),
+		done:  make(chan struct{}),
 		opts:  opts,
 		pool:  nrepl.NewPool(nrepl.Options{EvalTimeout: opts.EvalTimeout}),
 		repls: map[string]*repl{},
@@ -189,6 +200,7 @@ func (p *Pack) replOp(ctx context.Context, env ext.ToolEnv, op string, c ext.Cal
 // Close stops every REPL the pack started and drops its attachments (the
 // resource registry normally does this per session).
 func (p *Pack) Close() {
+	p.closeOnce.Do(func() { close(p.done) })
 	p.mu.Lock()
 	rs := make([]*repl, 0, len(p.repls))
 	for k, r := range p.repls {

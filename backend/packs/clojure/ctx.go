@@ -176,6 +176,9 @@ func (p *Pack) probeOne(ctx context.Context, r *repl) probed {
 		}
 	}
 	r.setHealth(h)
+	if r.managed && h.Status == nrepl.StatusUp {
+		removePortFile(r.dir, r.port, r.priorPortFile) // a launcher that was slow to boot
+	}
 	return probed{status: h.Status, health: h}
 }
 

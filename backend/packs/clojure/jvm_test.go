@@ -105,6 +105,11 @@ func TestManagedREPL(t *testing.T) {
 		if r := f.call("repl_eval", "clojure", map[string]any{"code": "(+ 1 2)"}); r["value"] != "3" || r["repl"] != id {
 			t.Fatalf("(+ 1 2) = %v", r)
 		}
+		// A stale id: refused alone, the call's cwd decides when it names one.
+		f.fails("repl_eval", "no Clojure REPL with id", "clojure", map[string]any{"code": "(+ 1 2)", "id": "nrepl:~/gone"})
+		if r := f.call("repl_eval", "clojure", map[string]any{"code": "(+ 1 2)", "id": "nrepl:~/gone", "cwd": "."}); r["value"] != "3" || r["repl"] != id || r["note"] == nil {
+			t.Fatalf("a stale id with cwd = %v", r)
+		}
 		f.call("repl_eval", "clojure", map[string]any{"code": "(def x 41)"})
 		if r := f.call("repl_eval", "clojure", map[string]any{"code": "(inc x)"}); r["value"] != "42" {
 			t.Fatalf("(inc x) after (def x 41) = %v", r)

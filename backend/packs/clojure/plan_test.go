@@ -404,8 +404,10 @@ func TestResolveTarget(t *testing.T) {
 		name    string
 		live    []*repl
 		id, cwd string
+		cwdSet  bool
 		want    *repl
 		wantErr string
+		note    bool
 	}{
 		{name: "none", live: nil, cwd: "/w", wantErr: "start one with repl_start"},
 		{name: "the only one, whatever cwd", live: []*repl{c}, cwd: "/w", want: c},
@@ -415,10 +417,14 @@ func TestResolveTarget(t *testing.T) {
 		{name: "managed before its attachment", live: []*repl{a, aExt, c}, cwd: "/w", want: a},
 		{name: "else the first by folder", live: []*repl{b, c}, cwd: "/elsewhere", want: b},
 		{name: "unknown id lists the live ones", live: []*repl{a, c}, id: "nrepl:/nope", wantErr: "live: nrepl:/w, nrepl:/x"},
+		{name: "stale id with the default cwd is still an error", live: []*repl{a, c}, id: "nrepl:/nope", cwd: "/x", wantErr: "no Clojure REPL with id"},
+		{name: "stale id plus an explicit cwd falls back to it", live: []*repl{a, b, c}, id: "nrepl:/gone", cwd: "/x", cwdSet: true, want: c, note: true},
+		{name: "stale id plus cwd, no REPL there: the first", live: []*repl{b, c}, id: "nrepl:/gone", cwd: "/y", cwdSet: true, want: b, note: true},
+		{name: "stale id and no REPL at all", live: nil, id: "nrepl:/gone", cwd: "/x", cwdSet: true, wantErr: "start one with repl_start"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := resolveTarget(tt.live, tt.id, tt.cwd)
+			got, note, err := resolveTarget(tt.live, tt.id, tt.cwd, tt.cwdSet)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -430,6 +436,9 @@ func TestResolveTarget(t *testing.T) {
 			}
 			if got != tt.want {
 				t.Errorf("got %s, want %s", got.id, tt.want.id)
+			}
+			if (note != "") != tt.note {
+				t.Errorf("note = %q, want a note: %v", note, tt.note)
 			}
 		})
 	}

@@ -42,7 +42,10 @@ type repl struct {
 	exited    chan struct{} // closed once the managed process is reaped
 	exit      atomic.Int64
 	listening atomic.Bool
-	stopping  atomic.Bool // a stop was asked (exit is "down", not "failed")
+	stopping  atomic.Bool  // a stop was asked (exit is "down", not "failed")
+	used      atomic.Int64 // unix nanos of the last start, eval or test run (idle reaping)
+
+	priorPortFile string // dir/.nrepl-port before our launch wrote its own ("" = none)
 
 	mu       sync.Mutex
 	desc     *nrepl.Description // last describe that answered
@@ -191,6 +194,7 @@ func launch(l Launcher, dir, logPath string) (*repl, error) {
 		return nil, fmt.Errorf("nREPL log: %w", err)
 	}
 	fmt.Fprintf(logf, "[vis] %s starting in %s: %s\n", time.Now().Format(time.RFC3339), dir, strings.Join(l.Argv, " "))
+	prior := portFileBefore(dir)
 	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = os.Environ()
@@ -202,7 +206,8 @@ func launch(l Launcher, dir, logPath string) (*repl, error) {
 		return nil, fmt.Errorf("start %s: %w", l.Argv[0], err)
 	}
 	r := &repl{dir: dir, host: "127.0.0.1", managed: true, tool: l.Tool, argv: l.Argv, note: l.Note,
-		logPath: logPath, created: time.Now(), cmd: cmd, exited: make(chan struct{})}
+		logPath: logPath, created: time.Now(), cmd: cmd, exited: make(chan struct{}), priorPortFile: prior}
+	r.touch()
 	go func() { // owner: the repl; ends when the process is reaped
 		err := cmd.Wait()
 		code := 0
@@ -211,6 +216,7 @@ func launch(l Launcher, dir, logPath string) (*repl, error) {
 			code = ee.ExitCode()
 		}
 		r.exit.Store(int64(code))
+		restorePortFile(dir, prior) // nREPL deletes the file at exit, whatever it names by then
 		fmt.Fprintf(logf, "[vis] %s exited (code %d)\n", time.Now().Format(time.RFC3339), code)
 		logf.Close()
 		close(r.exited)
@@ -276,6 +282,9 @@ func (r *repl) stop(ctx context.Context) {
 	}
 	_ = killGroup(r.cmd.Process)
 	<-r.exited
+	if r.managed {
+		removePortFile(r.dir, r.port, r.priorPortFile)
+	}
 }
 
 // registryHealth is the Health function the resource registry calls. It
@@ -471,6 +480,7 @@ func (p *Pack) start(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[stri
 	l.Lock()
 	defer l.Unlock()
 	if r, ok := p.get(env.SessionID, id); ok && r.processAlive() {
+		r.touch()
 		status := "up"
 		if !r.dialOK() {
 			status = "starting"
@@ -516,8 +526,11 @@ func (p *Pack) start(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[stri
 	if old, ok := p.get(env.SessionID, id); ok {
 		p.forget(old) // a dead one: replaced
 	}
+	r.touch()
 	p.put(r)
+	p.startReaper()
 	if status == "up" {
+		p.portFileAfterBoot(r)
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		if d, err := p.client(r).Describe(dctx); err == nil {
 			r.mu.Lock()
@@ -615,39 +628,45 @@ var ErrNoREPL = errors.New(`no Clojure REPL is running in this session; start on
 
 // resolveTarget picks the REPL an evaluation runs in (spec §4.5): an
 // explicit id; else the only REPL; else the one rooted at cwd (its managed
-// REPL before its attachments); else the first by folder. live must be
-// sorted by dir, then id.
-func resolveTarget(live []*repl, id, cwd string) (*repl, error) {
+// REPL before its attachments); else the first by folder. An id no live
+// REPL has is an error, except when the call also named its directory
+// (cwdSet): then the id is stale (the REPL was stopped or restarted) and
+// the directory decides, with a note saying so. live must be sorted by
+// dir, then id.
+func resolveTarget(live []*repl, id, cwd string, cwdSet bool) (r *repl, note string, err error) {
 	if id == "default" {
 		id = ""
 	}
 	if id != "" {
 		for _, r := range live {
 			if r.id == id {
-				return r, nil
+				return r, "", nil
 			}
 		}
 		var ids []string
 		for _, r := range live {
 			ids = append(ids, r.id)
 		}
-		if len(ids) == 0 {
-			return nil, fmt.Errorf("no Clojure REPL with id %q: %w", id, ErrNoREPL)
+		switch {
+		case len(ids) == 0:
+			return nil, "", fmt.Errorf("no Clojure REPL with id %q: %w", id, ErrNoREPL)
+		case !cwdSet:
+			return nil, "", fmt.Errorf("no Clojure REPL with id %q in this session (live: %s)", id, strings.Join(ids, ", "))
 		}
-		return nil, fmt.Errorf("no Clojure REPL with id %q in this session (live: %s)", id, strings.Join(ids, ", "))
+		note = fmt.Sprintf("no live REPL has id %q; ran in the REPL for cwd instead", id)
 	}
 	switch len(live) {
 	case 0:
-		return nil, ErrNoREPL
+		return nil, "", ErrNoREPL
 	case 1:
-		return live[0], nil
+		return live[0], note, nil
 	}
 	for _, r := range live {
 		if r.dir == cwd {
-			return r, nil
+			return r, note, nil
 		}
 	}
-	return live[0], nil
+	return live[0], note, nil
 }
 
 func (p *Pack) eval(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
@@ -671,7 +690,7 @@ func (p *Pack) eval(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 		out["repl"] = "nrepl://" + cl.Addr()
 		return out, nil
 	}
-	r, err := resolveTarget(p.sessionREPLs(env.SessionID), c.ID, canonicalDir(c.Cwd))
+	r, note, err := resolveTarget(p.sessionREPLs(env.SessionID), c.ID, canonicalDir(c.Cwd), c.CwdSet)
 	if err != nil {
 		return nil, fmt.Errorf("clojure repl_eval: %w", err)
 	}
@@ -679,6 +698,7 @@ func (p *Pack) eval(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 		t, _ := readTail(r.logPath, 10)
 		return nil, fmt.Errorf("clojure repl_eval: %s exited (code %d): repl_stop(%q), then repl_start(\"clojure\"); last log lines:\n%s", r.id, r.exit.Load(), r.id, t)
 	}
+	r.touch()
 	if r.managed && !r.dialOK() {
 		return nil, fmt.Errorf("clojure repl_eval: %s is still starting (nothing listens on %d yet); try again shortly, repl_status shows when it is up", r.id, r.port)
 	}
@@ -710,6 +730,9 @@ func (p *Pack) eval(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	}
 	if hint != "" {
 		out["message"] = hint
+	}
+	if note != "" {
+		out["note"] = note
 	}
 	return out, nil
 }

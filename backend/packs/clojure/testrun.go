@@ -568,6 +568,7 @@ func toGo(v any) any {
 // the REPL is unusable (down or wedged before the run): the caller falls
 // back to a clean JVM.
 func (p *Pack) runInREPL(ctx context.Context, r *repl, res Resolved, sel Selection, timeout time.Duration) (map[string]any, error) {
+	r.touch()
 	cl := p.client(r)
 	h := cl.Health(ctx, p.opts.HealthDeadline)
 	if h.Status != nrepl.StatusUp {
