@@ -115,10 +115,20 @@ func (e *Engine) Shell(ctx context.Context, req SendRequest) (ShellResult, error
 	if !rt.mu.TryLock() {
 		return ShellResult{SessionID: s.ID}, ErrBusy
 	}
+	// The command is the session's running turn: Stop (CancelTurn) ends it
+	// and Running reports it, until the session is released.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rt.runMu.Lock()
+	rt.cancel = cancel
+	rt.runMu.Unlock()
 	locked := true
 	unlock := func() {
 		if locked {
 			locked = false
+			rt.runMu.Lock()
+			rt.cancel = nil
+			rt.runMu.Unlock()
 			rt.mu.Unlock()
 		}
 	}

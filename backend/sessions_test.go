@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 	"github.com/visdesktop/vis/backend/store"
 )
@@ -126,5 +128,61 @@ func TestPromptInspectorShowsExactlyWhatWasSent(t *testing.T) {
 	}
 	if _, err := e.Prompt(ctx, res.SessionID, 1, 3); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("iteration 3: %v", err)
+	}
+}
+
+// Stop ends a running `!cmd`: it is the session's running turn, so
+// CancelTurn kills its process group and the turn ends cancelled, and the
+// session is free again the moment turn-end is published.
+func TestStopEndsARunningShellCommand(t *testing.T) {
+	llm := providertest.New()
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ch, stop := e.Events().Subscribe(1024)
+	defer stop()
+	ws := t.TempDir()
+	res, err := e.Submit(SendRequest{Workspace: ws, Text: "!echo started; touch began; sleep 300"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.SessionID
+	for ev := range ch {
+		if ev.SessionID == id && ev.Phase == events.FormStart {
+			break
+		}
+	}
+	for { // the command has printed once the marker exists
+		if _, err := os.Stat(filepath.Join(ws, "began")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !e.Running(id) {
+		t.Fatal("Running is false while the command runs")
+	}
+	if !e.CancelTurn(id) {
+		t.Fatal("CancelTurn found nothing to cancel")
+	}
+	for ev := range ch {
+		if ev.SessionID == id && ev.Phase == events.TurnEnd {
+			if ev.Data["status"] != store.TurnCancelled {
+				t.Fatalf("turn-end = %v", ev.Data)
+			}
+			if e.Running(id) {
+				t.Fatal("Running is still true when turn-end is published")
+			}
+			break
+		}
+	}
+	tr, err := e.Transcript(context.Background(), id)
+	if err != nil || len(tr.Turns) != 1 || tr.Turns[0].Status != store.TurnCancelled {
+		t.Fatalf("transcript = %+v, %v", tr, err)
+	}
+	if out := tr.Turns[0].Iterations[0].Output; !strings.Contains(out, "started") {
+		t.Errorf("the output before Stop is lost: %q", out)
+	}
+	if _, err := e.Submit(SendRequest{SessionID: id, Text: "!echo again"}); err != nil {
+		t.Fatalf("the next command after Stop: %v", err)
 	}
 }
