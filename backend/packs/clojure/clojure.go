@@ -67,7 +67,7 @@ type Options struct {
 	StartTimeout    time.Duration // waiting for a REPL's port: 120s
 	EvalTimeout     time.Duration // repl_eval default budget: 30s
 	HealthDeadline  time.Duration // the (+ 1 1) probe: 2s
-	DescribeTimeout time.Duration // the describe probe: 1s
+	DescribeTimeout time.Duration // the describe probe: 100ms (its failure only leaves versions stale; the health eval decides)
 	TestTimeout     time.Duration // run_tests: 10 min
 	ToolTimeout     time.Duration // formatters, linters, tool detection: 2 min
 	// IdleTimeout stops a managed REPL unused for this long: 0 reads
@@ -117,7 +117,7 @@ func New(opts Options) *Pack {
 		opts.HealthDeadline = 2 * time.Second
 	}
 	if opts.DescribeTimeout <= 0 {
-		opts.DescribeTimeout = time.Second
+		opts.DescribeTimeout = 100 * time.Millisecond
 	}
 	if opts.TestTimeout <= 0 {
 		opts.TestTimeout = 10 * time.Minute

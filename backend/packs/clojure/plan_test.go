@@ -244,6 +244,10 @@ func TestTestPlanArgv(t *testing.T) {
 	runnerAlias := with(map[string]string{"deps.edn": `{:aliases {:test {:extra-paths ["test"]} :kaocha {:main-opts ["-m" "kaocha.runner"]}}}`})
 	unknown := with(map[string]string{"deps.edn": `{:aliases {:test {:main-opts ["-m" "my.runner"]}}}`})
 	lein := with(map[string]string{"project.clj": `(defproject x "0.1.0" :test-selectors {:slow :slow})`})
+	cognitectVars := with(map[string]string{
+		"deps.edn":             `{:aliases {:test {:extra-paths ["test"] :main-opts ["-m" "cognitect.test-runner"]}}}`,
+		"test/a/core_test.clj": "(ns a.core-test (:require [clojure.test :refer [deftest is]]))\n(deftest ^:slow add-test (is true))\n(deftest sub (is true))\n",
+	})
 	bb := with(map[string]string{"bb.edn": `{:tasks {test (shell "echo")}}`})
 	tests := []struct {
 		name    string
@@ -257,6 +261,10 @@ func TestTestPlanArgv(t *testing.T) {
 			argv: []string{"-M:test", "-d", "test", "-n", "a.core-test", "-i", ":slow"}},
 		{name: "cognitect var focus", files: cognitect, tools: []string{"clojure"}, opts: map[string]any{"paths": []any{"test/a/b_test.clj::x-test"}},
 			argv: []string{"-M:test", "-d", "test", "-v", "a.b-test/x-test"}},
+		{name: "cognitect: a source var's node id names its -test var", files: cognitectVars, tools: []string{"clojure"}, opts: map[string]any{"paths": []any{"src/a/core.clj::add"}},
+			argv: []string{"-M:test", "-d", "test", "-v", "a.core-test/add-test"}},
+		{name: "cognitect: a test defined under the plain name keeps it", files: cognitectVars, tools: []string{"clojure"}, opts: map[string]any{"ns": "a.core/sub"},
+			argv: []string{"-M:test", "-d", "test", "-v", "a.core-test/sub"}},
 		{name: "cognitect full suite", files: cognitect, tools: []string{"clojure"}, opts: map[string]any{},
 			argv: []string{"-M:test", "-d", "test"}},
 		{name: "kaocha -M focus", files: kaochaM, tools: []string{"clojure"}, opts: map[string]any{"ns": "a.b-test", "exclude": []any{"slow"}},

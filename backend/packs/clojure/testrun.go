@@ -313,19 +313,45 @@ func depsTestPlan(bin string, proj *Project, sel Selection, res Resolved) (TestP
 }
 
 // expandVars renders var selectors as ns/name for a runner: a pathless
-// ::name is crossed with the selected namespaces.
+// ::name is crossed with the selected namespaces. A CLI runner needs the
+// test var's real name, where the in-JVM form also matches a source var's
+// "-test" counterpart: a name the namespace's file does not define, while
+// it defines name + "-test", becomes that.
 func expandVars(res Resolved) []string {
 	var out []string
 	for _, v := range res.Vars {
 		if v.Ns != "" {
-			out = append(out, v.Ns+"/"+v.Name)
+			out = append(out, v.Ns+"/"+testVarName(res.Files[v.Ns], v.Name))
 			continue
 		}
 		for _, n := range res.Nses {
-			out = append(out, n+"/"+v.Name)
+			out = append(out, n+"/"+testVarName(res.Files[n], v.Name))
 		}
 	}
 	return out
+}
+
+// testVarName is name, or name + "-test" when file defines only that.
+func testVarName(file, name string) string {
+	if file == "" || strings.HasSuffix(name, "-test") {
+		return name
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return name
+	}
+	src := string(b)
+	if definesVar(src, name) || !definesVar(src, name+"-test") {
+		return name
+	}
+	return name + "-test"
+}
+
+// definesVar reports whether src has a top-level-looking definition of
+// name: (deftest name, (defdescribe name, (def name, ... with any metadata.
+func definesVar(src, name string) bool {
+	re := regexp.MustCompile(`\(\s*(?:[\w.-]+/)?(?:deftest-?|defdescribe|defspec|def|defn)\s+(?:\^(?:\{[^}]*\}|\S+)\s+)*` + regexp.QuoteMeta(name) + `(?:[\s)]|$)`)
+	return re.MatchString(src)
 }
 
 func kwVector(tags []string) string {
