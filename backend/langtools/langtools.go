@@ -217,7 +217,8 @@ func (f *Facade) Matrix() string {
 		b.WriteString("\nclojure run_tests never starts a REPL: without one it shells the project's own test command in a clean JVM; " +
 			"with a session REPL for that project it reuses it, reloading only the namespaces it runs (not their dependencies), " +
 			"so edited production namespaces need (require ... :reload) via repl_eval, or a repl_stop.")
-		b.WriteString("\nclojure lint_code runs clj-kondo (when installed).")
+		b.WriteString("\nclojure lint_code runs clj-kondo (when installed) plus reflection/boxed-math checks that load the code in a clean JVM, " +
+			"never the session REPL (tests only when named in paths).")
 	}
 	return b.String()
 }

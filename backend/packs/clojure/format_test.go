@@ -74,30 +74,3 @@ func TestFormat(t *testing.T) {
 		t.Errorf("no formatter: %v", err)
 	}
 }
-
-const kondoEDN = `{:findings [{:filename "` + "%DIR%" + `/src/a.clj", :row 1, :col 2, :level :warning, :type :unused-binding, :message "unused binding x"}
- {:filename "<stdin>", :row 3, :col 1, :level :error, :type :unresolved-symbol, :message "Unresolved symbol: foo"}],
- :summary {:error 1, :warning 1, :duration 12}}`
-
-func TestLint(t *testing.T) {
-	dir := t.TempDir()
-	packtest.WriteFiles(t, dir, map[string]string{"src/a.clj": "(ns a)\n"})
-	p := toolPack(t, map[string]string{"clj-kondo": "cat <<'X'\n" + strings.ReplaceAll(kondoEDN, "%DIR%", dir) + "\nX\nexit 3"})
-	env, _ := sessionEnv(t, dir)
-	out, err := p.lint(context.Background(), env, call(dir, map[string]any{"code": "(foo)"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]any{"linter": "clj-kondo", "total": 2, "counts": map[string]any{"error": 1, "warning": 1, "info": 0},
-		"findings": []any{
-			map[string]any{"file": "src/a.clj", "row": 1, "col": 2, "level": "warning", "type": "unused-binding", "message": "unused binding x", "provider": "clj-kondo"},
-			map[string]any{"file": "", "row": 3, "col": 1, "level": "error", "type": "unresolved-symbol", "message": "Unresolved symbol: foo", "provider": "clj-kondo"},
-		}}
-	if d := cmp.Diff(want, out); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
-	}
-	none := toolPack(t, nil)
-	if _, err := none.lint(context.Background(), env, call(dir, nil)); err == nil || !strings.Contains(err.Error(), "clj-kondo is not installed") {
-		t.Errorf("no linter: %v", err)
-	}
-}

@@ -1,0 +1,3 @@
+(ns lint.boxed)
+
+(defn add [a ^long b] (+ a b))

@@ -1,0 +1,5 @@
+(ns lint.broken)
+
+(def ok 1)
+
+(throw (ex-info "boom at load" {}))

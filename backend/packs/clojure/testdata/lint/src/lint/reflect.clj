@@ -1,0 +1,3 @@
+(ns lint.reflect)
+
+(defn len [x] (.length x))

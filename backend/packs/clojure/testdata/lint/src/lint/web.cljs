@@ -1,0 +1,3 @@
+(ns lint.web)
+
+(defn title [] (.-title js/document))
