@@ -76,4 +76,11 @@ if [ -f frontend/package.json ]; then
     (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi
+if [ "$mode" = test ] && [ -f tools/clojure/package.json ]; then
+  # A real Clojure formatter (Standard Clojure Style) for the Clojure pack's format_code tests.
+  if [ ! -f tools/clojure/node_modules/.package-lock.json ] || [ tools/clojure/package-lock.json -nt tools/clojure/node_modules/.package-lock.json ]; then
+    log "npm ci (tools/clojure)"
+    (cd tools/clojure && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
 log "dependencies ready ($mode)"

@@ -167,7 +167,7 @@ func Active(env ext.Environment) bool {
 func (p *Pack) Extension() ext.Extension {
 	return ext.Extension{
 		Name:        Name,
-		Description: "Clojure: nREPL (start, attach, shadow-cljs), tests in the REPL or a clean JVM, format and lint when cljfmt/zprint/clj-kondo are installed.",
+		Description: "Clojure: nREPL (start, attach, shadow-cljs), tests in the REPL or a clean JVM, format with cljfmt, zprint or standard-clj, lint with clj-kondo (when installed) plus reflection/boxed-math checks in a clean JVM.",
 		Kind:        "language",
 		Activate:    func(env ext.Environment) (bool, error) { return Active(env), nil },
 		Ctx:         p.Ctx,

@@ -17,21 +17,24 @@ import (
 // FormatExts are the files format_code and lint_code walk.
 var FormatExts = map[string]bool{".clj": true, ".cljs": true, ".cljc": true, ".cljx": true, ".bb": true, ".edn": true}
 
-// formatter returns the installed formatter: cljfmt, else zprint.
+// formatter returns the installed formatter: cljfmt, else zprint, else
+// standard-clj (Standard Clojure Style, from npm).
 func (p *Pack) formatter() (tool, bin string, err error) {
-	if b, err := p.opts.LookPath("cljfmt"); err == nil {
-		return "cljfmt", b, nil
+	for _, t := range []string{"cljfmt", "zprint", "standard-clj"} {
+		if b, err := p.opts.LookPath(t); err == nil {
+			return t, b, nil
+		}
 	}
-	if b, err := p.opts.LookPath("zprint"); err == nil {
-		return "zprint", b, nil
-	}
-	return "", "", errors.New("no Clojure formatter is installed: install cljfmt (a native binary: https://github.com/weavejester/cljfmt/releases) or zprint (https://github.com/kkinnear/zprint/releases), put it on PATH, and call format_code again")
+	return "", "", errors.New("no Clojure formatter is installed: install cljfmt (a native binary: https://github.com/weavejester/cljfmt/releases), zprint (https://github.com/kkinnear/zprint/releases) or Standard Clojure Style (npm install -g @chrisoakman/standard-clojure-style), put it on PATH, and call format_code again")
 }
 
 // formatArgv formats files in place.
 func formatArgv(tool, bin string, files []string) []string {
-	if tool == "zprint" {
+	switch tool {
+	case "zprint":
 		return append([]string{bin, "-fw"}, files...)
+	case "standard-clj":
+		return append([]string{bin, "fix", "--log-level", "quiet"}, files...)
 	}
 	return append([]string{bin, "fix", "--quiet"}, files...)
 }

@@ -74,3 +74,64 @@ func TestFormat(t *testing.T) {
 		t.Errorf("no formatter: %v", err)
 	}
 }
+
+// standardClj finds a real Standard Clojure Style formatter: on PATH, or the
+// one scripts/deps.sh test installs under tools/clojure.
+func standardClj(t *testing.T) string {
+	t.Helper()
+	if b, err := exec.LookPath("standard-clj"); err == nil {
+		return b
+	}
+	b, err := filepath.Abs("../../../tools/clojure/node_modules/.bin/standard-clj")
+	if err == nil {
+		if _, err = os.Stat(b); err == nil {
+			return b
+		}
+	}
+	t.Skip("standard-clj is not installed (scripts/deps.sh test installs it under tools/clojure)")
+	return ""
+}
+
+// TestFormatStandardClojureStyle formats with a real formatter: a snippet
+// (changed, never text), files in place with per-file rows, and a file
+// already formatted left alone.
+func TestFormatStandardClojureStyle(t *testing.T) {
+	bin := standardClj(t)
+	p := New(Options{LookPath: func(name string) (string, error) {
+		if name == "standard-clj" {
+			return bin, nil
+		}
+		return "", exec.ErrNotFound
+	}})
+	dir := t.TempDir()
+	messy := "(ns a.core)\n(defn add [a b]\n        (+ a b))\n"
+	packtest.WriteFiles(t, dir, map[string]string{
+		"deps.edn":        `{:paths ["src"]}`,
+		"src/a/core.clj":  messy,
+		"src/a/tidy.cljc": "(ns a.tidy)\n\n(defn id [x]\n  x)\n",
+	})
+	env, _ := sessionEnv(t, dir)
+	out, err := p.format(context.Background(), env, call(dir, map[string]any{"code": messy}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["changed"] != true || out["formatter"] != "standard-clj" || out["delta"] != -6 {
+		t.Fatalf("snippet = %v", out)
+	}
+	if _, ok := out["code"]; ok {
+		t.Errorf("format_code returned text: %v", out)
+	}
+	out, err = p.format(context.Background(), env, call(dir, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"changed": 1, "checked": 2, "formatter": "standard-clj",
+		"files": []any{map[string]any{"file": "src/a/core.clj", "changed": true, "delta": -6}}}
+	if d := cmp.Diff(want, out); d != "" {
+		t.Errorf("paths (-want +got):\n%s", d)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "src/a/core.clj"))
+	if string(got) != "(ns a.core)\n(defn add [a b]\n  (+ a b))\n" {
+		t.Errorf("formatted file = %q", got)
+	}
+}
