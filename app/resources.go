@@ -23,6 +23,10 @@ type Resource struct {
 	Log       string `json:"log"`
 	Created   int64  `json:"created_at"` // unix ms
 	Managed   bool   `json:"managed"`    // started by Vis (else attached)
+	// Form and Hint explain a REPL that does not answer: the health check
+	// that failed and what to do (Clojure's nREPL probe).
+	Form string `json:"form,omitempty"`
+	Hint string `json:"hint,omitempty"`
 }
 
 // StopResult says what stopping a REPL did: "stopped", "not-managed" or
@@ -39,8 +43,11 @@ const MaxLogLines = 2000
 func toResources(in []ext.ResourceInfo) []Resource {
 	out := make([]Resource, 0, len(in))
 	for _, r := range in {
+		form, _ := r.Detail["form"].(string)
+		hint, _ := r.Detail["hint"].(string)
 		out = append(out, Resource{ID: r.ID, SessionID: r.SessionID, Kind: r.Kind, Language: r.Language, Label: r.Label,
-			Dir: r.Dir, PID: r.PID, Port: r.Port, Status: r.Status, Log: r.Log, Created: r.Created, Managed: r.Managed})
+			Dir: r.Dir, PID: r.PID, Port: r.Port, Status: r.Status, Log: r.Log, Created: r.Created, Managed: r.Managed,
+			Form: form, Hint: hint})
 	}
 	return out
 }

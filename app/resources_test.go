@@ -75,6 +75,8 @@ func TestREPLSidebarMethods(t *testing.T) {
 		{ID: "python-1", SessionID: "s1", Kind: "repl", Language: "python", Label: "python3", Dir: "/w", PID: 4242,
 			Status: "up", Log: "/logs/python-1.log", Created: 1_700_000_000_000, Managed: true, Detail: map[string]any{"x": 1}},
 		{ID: "node-1", SessionID: "s2", Kind: "repl", Language: "javascript", Status: "down"},
+		{ID: "nrepl:~/w", SessionID: "s1", Kind: "nrepl", Language: "clojure", Status: "unresponsive", Port: 7000,
+			Detail: map[string]any{"form": "(+ 1 1)", "hint": "repl_stop, then repl_start", "port": 7000}},
 	}
 	eng.res.logs = ">>> 1+1\n2\n"
 	a := New(eng, Options{Home: t.TempDir()})
@@ -84,7 +86,9 @@ func TestREPLSidebarMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Resource{{ID: "python-1", SessionID: "s1", Kind: "repl", Language: "python", Label: "python3", Dir: "/w", PID: 4242,
-		Status: "up", Log: "/logs/python-1.log", Created: 1_700_000_000_000, Managed: true}}
+		Status: "up", Log: "/logs/python-1.log", Created: 1_700_000_000_000, Managed: true},
+		{ID: "nrepl:~/w", SessionID: "s1", Kind: "nrepl", Language: "clojure", Status: "unresponsive", Port: 7000,
+			Form: "(+ 1 1)", Hint: "repl_stop, then repl_start"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("Resources (-want +got):\n%s", diff)
 	}

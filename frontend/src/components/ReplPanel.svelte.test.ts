@@ -37,6 +37,16 @@ function setup(repls: Resource[]) {
 }
 
 describe('ReplPanel', () => {
+  it('shows why an unresponsive REPL does not answer: the failed form and the hint', () => {
+    const { el } = setup([
+      repl({ id: 'nrepl:~/proj', language: 'clojure', kind: 'nrepl', status: 'unresponsive', form: '(+ 1 1)', hint: 'repl_stop, then repl_start' }),
+      repl({ id: 'python-1', hint: 'never shown while up' }),
+    ])
+    const hints = all(el, 'repl-hint')
+    expect(hints).toHaveLength(1)
+    expect(hints[0].textContent!.replace(/\s+/g, ' ').trim()).toBe('(+ 1 1) repl_stop, then repl_start')
+  })
+
   it('shows one row per REPL with language, label, folder, pid and uptime', () => {
     const { el } = setup([repl(), repl({ id: 'node-1', language: 'javascript', pid: 0, port: 7888, status: 'starting' })])
     const rows = all(el, 'repl-row')

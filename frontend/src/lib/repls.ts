@@ -5,7 +5,13 @@ import type { Resource, VisEvent } from './types'
 /** The list a `resources` event carries for its session, or null when it is not one. */
 export function fromEvent(e: VisEvent): Resource[] | null {
   if (e.event !== 'resources' || !Array.isArray(e.resources)) return null
-  return (e.resources as Resource[]).map((r) => ({ ...r, pid: r.pid ?? 0, port: r.port ?? 0 }))
+  // The event carries the engine's entries, whose form/hint sit in `detail`.
+  return (e.resources as (Resource & { detail?: Record<string, unknown> })[]).map(({ detail, ...r }) => {
+    const out: Resource = { ...r, pid: r.pid ?? 0, port: r.port ?? 0 }
+    if (typeof detail?.form === 'string' && detail.form) out.form = detail.form
+    if (typeof detail?.hint === 'string' && detail.hint) out.hint = detail.hint
+    return out
+  })
 }
 
 /** A REPL that is gone or not answering: drawn red, with its last log lines. */

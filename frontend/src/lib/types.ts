@@ -155,6 +155,9 @@ export interface Resource {
   /** unix ms */
   created_at: number
   managed: boolean
+  /** A REPL that does not answer: the health check that failed, and what to do. */
+  form?: string
+  hint?: string
 }
 
 /** What stopping a REPL did. */

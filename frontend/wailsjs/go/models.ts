@@ -432,6 +432,8 @@ export namespace app {
 	    log: string;
 	    created_at: number;
 	    managed: boolean;
+	    form?: string;
+	    hint?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Resource(source);
@@ -451,6 +453,8 @@ export namespace app {
 	        this.log = source["log"];
 	        this.created_at = source["created_at"];
 	        this.managed = source["managed"];
+	        this.form = source["form"];
+	        this.hint = source["hint"];
 	    }
 	}
 	export class SearchHit {
