@@ -34,6 +34,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
     needs: 'composer queue (queue-item), composer-stop returning queued text to composer-input, transcript (turn[data-status=cancelled])',
     run: true,
   },
+  'queue-per-session': {
+    needs:
+      'composer queue per session (queue-item, composer-input kept per session, "restored" marker after a reload), sidebar (session-item turn counts, session-new), transcript (turn-request, turn[data-status])',
+    run: true,
+  },
   'sessions-reload-switch-search': {
     needs:
       'sidebar (session-item[data-session-id][aria-current], session-new, session-search, search-hit), transcript (turn-request, turn-answer)',

@@ -2,6 +2,8 @@
 // by one, oldest first, after the turn ends; Stop (or a failed send) returns
 // them to the composer joined with the draft, so nothing written is lost.
 // Pure functions over immutable arrays, so Svelte state stays simple.
+// Messages brought back by a reload are marked restored: they wait for the
+// person (Send) or for the end of a turn that was running across the reload.
 import type { Attachment } from './attach'
 
 export interface Queued {
@@ -9,6 +11,8 @@ export interface Queued {
   text: string
   /** Images attached when the message was queued; they go with it. */
   images?: Attachment[]
+  /** Brought back by a reload (text only); not sent until released. */
+  restored?: boolean
 }
 
 let nextId = 1
@@ -17,6 +21,21 @@ let nextId = 1
 export function enqueue(q: readonly Queued[], text: string, images: Attachment[] = []): Queued[] {
   if (!text.trim()) return [...q]
   return [...q, images.length ? { id: nextId++, text, images } : { id: nextId++, text }]
+}
+
+/** Queued messages brought back by a reload, marked restored (blank texts left out). */
+export function restore(texts: readonly string[]): Queued[] {
+  return texts.filter((t) => t.trim()).map((text) => ({ id: nextId++, text, restored: true }))
+}
+
+/** q with no message marked restored: they are sent as the queue drains. */
+export function release(q: readonly Queued[]): Queued[] {
+  return q.some((m) => m.restored) ? q.map(({ restored: _, ...m }) => m) : [...q]
+}
+
+/** True when the queue's next message waits for the person (restored by a reload). */
+export function held(q: readonly Queued[]): boolean {
+  return !!q[0]?.restored
 }
 
 /** The images of the queued messages, oldest first (they come back with the text). */

@@ -1,0 +1,340 @@
+// Drafts: what the composer holds for each session (its text, attached
+// images and queued messages), kept apart per session and across reloads.
+//
+// Key: the session id, or `new:` + workspace path for the session not yet
+// created in a folder (draftKey). The composer stashes the open session's
+// draft here on every change and restores the next one's on a switch; the
+// window drains a background session's queue from here when its turn ends.
+//
+// Persistence: text only (the draft's text and the queued messages' texts),
+// in one storage value under STORAGE_KEY, written at most SAVE_DELAY_MS after
+// a change (flush() writes unsaved changes at once: call it when the page
+// goes away; with none it writes nothing, so it never overwrites a value it
+// has no news for). Images are not stored (data: URLs are too big); a
+// restored draft counts the images it lost (lostImages) so the composer can
+// say so. Queued messages come back marked restored (queue.ts). At most
+// MAX_DRAFTS keys are kept, the least recently changed dropped first. Storage that is missing, throws, or holds a
+// value this version cannot read is ignored: drafts then live for the page only.
+//
+// The composer holds the shown draft's state itself (hold): for that key,
+// get and update go to the composer's live state, so a change the window makes
+// (a background send refused after the person opened that session) is never
+// lost to, or overwritten by, what the composer has not stashed yet.
+// Single-threaded (the page's); across pages the last one to write wins.
+import type { Attachment } from './attach'
+import { held, imagesBack, joinBack, release, restore, type Queued } from './queue'
+
+export const STORAGE_KEY = 'vis.drafts.v1'
+export const MAX_DRAFTS = 200
+export const SAVE_DELAY_MS = 250
+
+export interface Draft {
+  text: string
+  images: Attachment[]
+  queue: Queued[]
+  /** Images a reload dropped (images are not stored); 0 when none. */
+  lostImages: number
+  /** When it last changed (ms since the epoch); the cap drops the oldest. */
+  updated: number
+}
+
+/** The subset of the Web Storage API the store uses. */
+export interface KeyValue {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
+}
+
+interface StoredDraft {
+  text: string
+  queue: string[]
+  /** Images the draft had (not stored). */
+  images: number
+  updated: number
+}
+
+interface Stored {
+  v: 1
+  drafts: Record<string, StoredDraft>
+}
+
+/** The draft key of a session, or of the new session of workspace when sessionId is ''. */
+export function draftKey(sessionId: string, workspace: string): string {
+  return sessionId || `new:${workspace}`
+}
+
+export function emptyDraft(): Draft {
+  return { text: '', images: [], queue: [], lostImages: 0, updated: 0 }
+}
+
+/** True when the draft holds nothing worth keeping. */
+export function isEmpty(d: Draft): boolean {
+  return !d.text.trim() && !d.images.length && !d.queue.length && !d.lostImages
+}
+
+function imageCount(d: Draft): number {
+  return d.images.length + d.queue.reduce((n, m) => n + (m.images?.length ?? 0), 0) + d.lostImages
+}
+
+/** The stored form of drafts: text only, at most max keys (the most recently changed). */
+export function serialize(drafts: ReadonlyMap<string, Draft>, max = MAX_DRAFTS): string {
+  const kept = [...drafts].filter(([, d]) => !isEmpty(d)).sort((a, b) => b[1].updated - a[1].updated).slice(0, max)
+  const out: Stored = { v: 1, drafts: {} }
+  for (const [k, d] of kept) {
+    out.drafts[k] = { text: d.text, queue: d.queue.map((m) => m.text), images: imageCount(d), updated: d.updated }
+  }
+  return JSON.stringify(out)
+}
+
+const isStr = (x: unknown): x is string => typeof x === 'string'
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0
+
+/**
+ * Drafts read back from their stored form: queued messages come back marked
+ * restored, images as a count of lost ones. A value that is not this
+ * version's is ignored (an empty map); an entry that is malformed is skipped.
+ */
+export function parse(raw: string | null, max = MAX_DRAFTS): Map<string, Draft> {
+  const out = new Map<string, Draft>()
+  if (!raw) return out
+  let data: unknown
+  try {
+    data = JSON.parse(raw)
+  } catch {
+    return out
+  }
+  if (!data || typeof data !== 'object' || (data as Stored).v !== 1) return out
+  const drafts = (data as Stored).drafts
+  if (!drafts || typeof drafts !== 'object' || Array.isArray(drafts)) return out
+  for (const [k, e] of Object.entries(drafts)) {
+    if (!k || !e || typeof e !== 'object') continue
+    const { text, queue, images, updated } = e as Partial<StoredDraft>
+    if (!isStr(text) || !Array.isArray(queue) || !queue.every(isStr)) continue
+    const d: Draft = {
+      text,
+      images: [],
+      queue: restore(queue),
+      lostImages: isCount(images) ? Math.floor(images) : 0,
+      updated: isCount(updated) ? updated : 0,
+    }
+    if (!isEmpty(d)) out.set(k, d)
+  }
+  return prune(out, max)
+}
+
+function prune(drafts: Map<string, Draft>, max: number): Map<string, Draft> {
+  if (drafts.size <= max) return drafts
+  const drop = [...drafts].sort((a, b) => a[1].updated - b[1].updated).slice(0, drafts.size - max)
+  for (const [k] of drop) drafts.delete(k)
+  return drafts
+}
+
+/** The composer's live state of the draft it shows. */
+export interface Holder {
+  /** The key shown (before following renames). */
+  key(): string
+  get(): Draft
+  set(d: Draft): void
+}
+
+export interface StoreOptions {
+  max?: number
+  delayMs?: number
+  now?: () => number
+}
+
+/** The drafts of every session, persisted to storage (see the file comment). */
+export class DraftStore {
+  private drafts: Map<string, Draft>
+  private renamed = new Map<string, string>()
+  /** Keys of deleted sessions: a late stash must not bring them back. */
+  private deleted = new Set<string>()
+  private holder: Holder | null = null
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private readonly storage: KeyValue | null
+  private readonly max: number
+  private readonly delayMs: number
+  private readonly now: () => number
+
+  /** storage null keeps drafts for the page only. */
+  constructor(storage: KeyValue | null, o: StoreOptions = {}) {
+    this.storage = storage
+    this.max = o.max ?? MAX_DRAFTS
+    this.delayMs = o.delayMs ?? SAVE_DELAY_MS
+    this.now = o.now ?? Date.now
+    let raw: string | null = null
+    try {
+      raw = storage?.getItem(STORAGE_KEY) ?? null
+    } catch {
+      // Storage refused (private mode, a scheme without storage): page-only drafts.
+    }
+    this.drafts = parse(raw, this.max)
+  }
+
+  /** The draft of key (an empty one when there is none); the caller may keep it. */
+  get(key: string): Draft {
+    if (this.holds(key)) return this.holder!.get()
+    const d = this.drafts.get(key)
+    return d ? { ...d, images: [...d.images], queue: [...d.queue] } : emptyDraft()
+  }
+
+  /** The keys holding a draft. */
+  keys(): string[] {
+    return [...this.drafts.keys()]
+  }
+
+  /** Stores key's draft (the holder stashing its own state). */
+  put(key: string, d: Draft): void {
+    this.set(key, d)
+  }
+
+  /** Changes key's draft with f (the holder's live state when it shows key); returns the new draft. */
+  update(key: string, f: (d: Draft) => Draft): Draft {
+    const d = f(this.get(key))
+    if (this.holds(key)) this.holder!.set(d)
+    this.set(key, d)
+    return d
+  }
+
+  /** Removes and returns the first queued message of key (undefined when none). */
+  shift(key: string): Queued | undefined {
+    let first: Queued | undefined
+    this.update(key, (d) => {
+      ;[first] = d.queue
+      return { ...d, queue: d.queue.slice(1) }
+    })
+    return first
+  }
+
+  /**
+   * Makes h the live state of the key it shows (the composer); returns the
+   * function that lets go.
+   */
+  hold(h: Holder): () => void {
+    this.holder = h
+    return () => {
+      if (this.holder === h) this.holder = null
+    }
+  }
+
+  /**
+   * Moves from's draft to to (a new session got its id): the composer showing
+   * from keeps its state under to. resolve(from) is to afterwards.
+   */
+  rename(from: string, to: string): void {
+    if (from === to) return
+    const d = this.drafts.get(from)
+    this.drafts.delete(from)
+    if (d) this.set(to, d)
+    this.renamed.set(from, to)
+    this.schedule()
+  }
+
+  /** The key that key's draft lives under now (following renames). */
+  resolve(key: string): string {
+    const seen = new Set<string>()
+    while (this.renamed.has(key) && !seen.has(key)) {
+      seen.add(key)
+      key = this.renamed.get(key)!
+    }
+    return key
+  }
+
+  /** Makes key a draft of its own again (the person opened it): resolve(key) is key. */
+  claim(key: string): void {
+    this.renamed.delete(key)
+  }
+
+  /** Forgets key's draft (its session was deleted). */
+  delete(key: string): void {
+    this.deleted.add(key)
+    if (!this.drafts.delete(key)) return
+    this.schedule()
+  }
+
+  /** Writes unsaved changes to storage now (nothing when every change is saved). */
+  flush(): void {
+    if (this.timer === null || !this.storage) return
+    clearTimeout(this.timer)
+    this.timer = null
+    try {
+      if (this.drafts.size) this.storage.setItem(STORAGE_KEY, serialize(this.drafts, this.max))
+      else this.storage.removeItem(STORAGE_KEY)
+    } catch {
+      // Full or refused: the drafts stay for this page.
+    }
+  }
+
+  private set(key: string, d: Draft): void {
+    if (this.deleted.has(key)) return
+    const old = this.drafts.get(key)
+    if (isEmpty(d)) {
+      if (!old) return
+      this.drafts.delete(key)
+    } else {
+      if (old && same(old, d)) return
+      this.drafts.delete(key) // re-inserted last: the map stays in change order
+      this.drafts.set(key, { ...d, updated: this.now() })
+      prune(this.drafts, this.max)
+    }
+    this.schedule()
+  }
+
+  private schedule(): void {
+    if (!this.storage || this.timer !== null) return
+    this.timer = setTimeout(() => this.flush(), this.delayMs)
+  }
+
+  private holds(key: string): boolean {
+    return !!this.holder && this.resolve(this.holder.key()) === key
+  }
+}
+
+function same(a: Draft, b: Draft): boolean {
+  return (
+    a.text === b.text &&
+    a.lostImages === b.lostImages &&
+    a.images.length === b.images.length &&
+    a.images.every((x, i) => x === b.images[i]) &&
+    a.queue.length === b.queue.length &&
+    a.queue.every((x, i) => x === b.queue[i])
+  )
+}
+
+/** What sendNext did: the message sent, or the refusal (its queue is back in the draft's text). */
+export type SendNextResult = { sent: Queued } | { refused: Queued; error: unknown } | null
+
+/**
+ * Sends the next queued message of key with submit, after a turn of key
+ * ended (one message per finished turn, oldest first; messages a reload
+ * brought back go on too, since the turn they waited for is over). When
+ * submit throws, that message and the rest of the queue go back into the
+ * draft's text and images, in order (as Stop does). null when the queue is empty.
+ */
+export async function sendNext(store: DraftStore, key: string, submit: (m: Queued) => Promise<unknown>): Promise<SendNextResult> {
+  if (held(store.get(key).queue)) store.update(key, (d) => ({ ...d, queue: release(d.queue) }))
+  const m = store.shift(key)
+  if (!m) return null
+  try {
+    await submit(m)
+    return { sent: m }
+  } catch (error) {
+    store.update(key, (d) => ({
+      ...d,
+      text: joinBack([m, ...d.queue], d.text),
+      images: imagesBack([m, ...d.queue], d.images),
+      queue: [],
+    }))
+    return { refused: m, error }
+  }
+}
+
+/** The page's localStorage, or null when it is missing or refuses access. */
+export function browserStorage(): KeyValue | null {
+  try {
+    const s = globalThis.localStorage
+    return s && typeof s.getItem === 'function' ? s : null
+  } catch {
+    return null
+  }
+}
