@@ -83,7 +83,8 @@ type sessionRT struct {
 	interp    *sandbox.Interp
 	tools     *tools.Set
 	state     loop.State
-	block     string // the frozen standing `session = {...}` block
+	block     string         // the frozen standing `session = {...}` block
+	blockMap  map[string]any // the dict that block renders
 
 	runMu  sync.Mutex
 	cancel context.CancelFunc
@@ -560,10 +561,16 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	}
 	active, facade := e.activate(ctx, id, rt)
 	view := e.viewFunc(id, rt, rv, active)
+	var sinceLast []string
 	if rt.block == "" {
 		static := view(0, 0, nil)
 		rt.block = prompt.SessionBlock(static)
+		rt.blockMap = static
 		rt.state.Baseline = static
+	} else {
+		// The recap does not carry earlier turns' deltas: tell the model what
+		// moved since it last saw the dict (a REPL started or gone, a goal).
+		sinceLast = turnStartDelta(&rt.state, rt.blockMap, view(0, 0, nil))
 	}
 	userHome, _ := os.UserHomeDir()
 	env := prompt.Env{Workspace: rt.workspace, VisHome: e.home, UserHome: userHome, Channel: req.Channel}
@@ -580,7 +587,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	for _, sk := range skipped {
 		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, sk.Reason)}})
 	}
-	msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev, Images: attach.Wire(imgs), Skipped: skipped})
+	msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev, Images: attach.Wire(imgs), Skipped: skipped, SessionDelta: sinceLast})
 	effort := ""
 	if rv.res.Reasoning != "" {
 		if rv.res.Model.Reasoning {
@@ -703,9 +710,35 @@ func clipMiddle(s string, n int) string {
 	return string(r[:n/2]) + fmt.Sprintf("\n… %d characters omitted …\n", len(r)-n) + string(r[len(r)-n/2:])
 }
 
+// turnStartDelta is the `session[...] = ...` lines a new turn's first
+// message carries. That turn's model sees the standing block (frozen when
+// the session's first turn in this process rendered it) and the recap, which
+// carries no deltas: so the lines say what the static part of the dict
+// (view(0, 0, nil): no turn, scope, utilization or goal_status) moved since
+// the block. The running baseline then takes the new static part, keeping
+// the last turn's per-iteration keys so the first tool result's delta still
+// moves them.
+func turnStartDelta(st *loop.State, block, now map[string]any) []string {
+	lines := prompt.SessionDelta(block, now)
+	next := make(map[string]any, len(now)+4)
+	for k, v := range now {
+		next[k] = v
+	}
+	for _, k := range []string{"turn", "scope", "utilization", "goal_status"} { // only in views of a running turn
+		if v, ok := st.Baseline[k]; ok {
+			next[k] = v
+		}
+	}
+	st.Baseline = next
+	return lines
+}
+
 // viewFunc builds the `session` dict the model sees. Static keys come first
 // and form the frozen standing block; turn, scope and utilization move.
 func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ext.Active) func(turn, iter int, util map[string]any) map[string]any {
+	// One key per turn (this view serves one turn): packs probe their
+	// processes once per turn, the turn-start delta included.
+	probeKey := fmt.Sprintf("%s/%d", id, time.Now().UnixNano())
 	symbols := []any{}
 	for _, b := range rt.tools.Builtins() {
 		symbols = append(symbols, b.Name)
@@ -760,7 +793,7 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ex
 		// Contributions (the Clojure pack's live nREPLs) are recomputed for
 		// every block and delta; a pack probes its REPLs at most once per
 		// turn and set of ports.
-		ext.DeepMerge(v, cloneMap(active.Ctx(clojure.WithTurn(e.ctx, fmt.Sprintf("%s/%d", id, turn)))))
+		ext.DeepMerge(v, cloneMap(active.Ctx(clojure.WithTurn(e.ctx, probeKey))))
 		if turn > 0 {
 			v["turn"] = turn
 			v["scope"] = map[string]any{"turn": turn, "iter": iter}

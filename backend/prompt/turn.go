@@ -121,6 +121,10 @@ type UserInput struct {
 	Previous []TurnRecap
 	Images   []Image
 	Skipped  []SkippedImage
+	// SessionDelta is what changed in the `session` dict since the model last
+	// saw it (the standing block plus the deltas of earlier turns, which the
+	// recap does not carry): `session[...] = ...` lines.
+	SessionDelta []string
 }
 
 // NoVision returns in with every attached image moved to Skipped with
@@ -139,7 +143,8 @@ func NoVision(in UserInput) UserInput {
 
 // InitialMessages returns the messages that open a turn (spec §2.3): the
 // stable messages, then one user message whose text is, joined by blank
-// lines, CONVERSATION-SO-FAR (when there are prior turns), CURRENT-USER-MESSAGE
+// lines, CONVERSATION-SO-FAR (when there are prior turns), SESSION-DELTA
+// (when the session dict moved since the model saw it), CURRENT-USER-MESSAGE
 // and ATTACHED-IMAGES (when images are attached or skipped). With images the
 // message carries Parts: one image_url part per image first, the text part
 // last; without, it is a plain Content string. A blank Text gives no user
@@ -164,6 +169,7 @@ func InitialMessages(stable []chat.Message, in UserInput) []chat.Message {
 
 	text := joinNonBlank("\n",
 		ConversationSoFar(in.Previous),
+		Block("session-delta", strings.Join(in.SessionDelta, "\n")),
 		Block("current-user-message", trimBlankLines(in.Text)),
 		ImagesManifest(images, skipped),
 	)

@@ -147,6 +147,18 @@ func TestInitialMessagesTextOnly(t *testing.T) {
 	}
 }
 
+// What moved in the session dict since the model last saw it rides between
+// the recap and the request.
+func TestInitialMessagesSessionDelta(t *testing.T) {
+	msgs := InitialMessages(nil, UserInput{Text: "go on", Previous: []TurnRecap{{Request: "start a REPL", Answer: "started"}},
+		SessionDelta: []string{`session["resources"] = [{"id": "pyrepl:~/p"}]`, `del session["x"]`}})
+	got := msgs[0].Content
+	want := ";; -- SESSION-DELTA --\nsession[\"resources\"] = [{\"id\": \"pyrepl:~/p\"}]\ndel session[\"x\"]\n\n;; -- CURRENT-USER-MESSAGE --\ngo on\n"
+	if !strings.HasPrefix(got, ";; -- CONVERSATION-SO-FAR --\n") || !strings.HasSuffix(got, want) {
+		t.Errorf("content =\n%s\nwant it to end with\n%s", got, want)
+	}
+}
+
 func TestInitialMessagesNoUserContent(t *testing.T) {
 	stable := []chat.Message{chat.System("s")}
 	for _, in := range []UserInput{
