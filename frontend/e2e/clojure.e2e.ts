@@ -3,7 +3,9 @@
 // plain `java -cp`) and evaluates (+ 1 2) in it; the transcript shows 3, the
 // footer counts one REPL and its badge opens the REPL sidebar, where the
 // nREPL's row is up, names its folder and port, and its log shows the launch
-// line. A second turn stops it through the model's `session` dict (which
+// line. While its JVM is frozen, a turn's liveness probe marks the row
+// unresponsive with the failed form and the hint. A last turn stops it
+// through the model's `session` dict (which
 // proves the nREPL slice reached the model): the row goes, the badge drops
 // to 0, the JVM is gone and nothing listens on its port any more.
 import net from 'node:net'
@@ -51,6 +53,7 @@ scenario('clojure', async (h) => {
           "v = repl_eval('clojure', {'code': '(+ 1 2)'})\nprint('value', v['value'])",
       },
       { content: ['One plus two is **3**.'] },
+      { content: ['The REPL does not answer.'] },
       {
         code: "s = repl_stop(session['env']['languages']['clojure']['nrepl']['default'])\nprint(s['result'])",
       },
@@ -97,10 +100,27 @@ scenario('clojure', async (h) => {
   expect(launch).toContain(folder)
   await h.page.screenshot({ path: path.join(h.out, 'sidebar-up.png') })
 
-  // Turn 2: the model stops the nREPL by the id it reads from its session dict.
+  // Turn 2: the JVM is frozen (SIGSTOP to its process group); the turn's
+  // liveness probe finds it unresponsive, and the row says which form failed
+  // and what to do.
+  await row.first().locator('[data-testid="repl-logs"]').click() // close the log
+  process.kill(-pid, 'SIGSTOP')
+  try {
+    await h.send('Is the REPL still there?')
+    await h.turnStatus(2, 'done', 90_000)
+    await until('the row to be unresponsive', async () => (await row.first().getAttribute('data-status')) === 'unresponsive', 60_000)
+    const hint = (await row.first().locator('[data-testid="repl-hint"]').innerText()).replace(/\s+/g, ' ')
+    expect(hint).toContain('(+ 1 1)')
+    expect(hint).toContain('repl_stop')
+    await h.page.screenshot({ path: path.join(h.out, 'sidebar-unresponsive.png') })
+  } finally {
+    process.kill(-pid, 'SIGCONT')
+  }
+
+  // Turn 3: the model stops the nREPL by the id it reads from its session dict.
   await h.send('Stop the Clojure REPL')
-  await h.turnStatus(2, 'done', 90_000)
-  const out2 = (await h.turns().nth(1).locator('[data-testid="program-output"]').allInnerTexts()).join('\n')
+  await h.turnStatus(3, 'done', 90_000)
+  const out2 = (await h.turns().nth(2).locator('[data-testid="program-output"]').allInnerTexts()).join('\n')
   expect(out2).toMatch(/^stopped$/m)
   await until('the row to go away', async () => {
     // One read of every row: a row that vanishes between two reads would hang getAttribute.

@@ -47,6 +47,11 @@ describe('ReplPanel', () => {
     expect(hints[0].textContent!.replace(/\s+/g, ' ').trim()).toBe('(+ 1 1) repl_stop, then repl_start')
   })
 
+  it('does not repeat the form when the hint already names it', () => {
+    const { el } = setup([repl({ status: 'unresponsive', form: '(+ 1 1)', hint: '(+ 1 1) got no answer within 2s' })])
+    expect(one(el, 'repl-hint')!.textContent!.replace(/\s+/g, ' ').trim()).toBe('(+ 1 1) got no answer within 2s')
+  })
+
   it('shows one row per REPL with language, label, folder, pid and uptime', () => {
     const { el } = setup([repl(), repl({ id: 'node-1', language: 'javascript', pid: 0, port: 7888, status: 'starting' })])
     const rows = all(el, 'repl-row')
