@@ -16,6 +16,13 @@
 // `data: [DONE]`. Replies can also cut the connection mid-stream, hang until
 // the client goes away, or answer with an HTTP error and Retry-After.
 //
+// A context window can be set per reply (Reply.MaxInputChars) or for the
+// whole server (SetContextWindow). A request whose messages are larger gets
+// OpenAI's context_length_exceeded error (HTTP 400) and consumes nothing: the
+// same scripted reply answers the client's next, smaller request. Sizes are
+// counted in characters of the messages' text (content, text parts and
+// tool-call arguments); the error names them in tokens at 4 characters each.
+//
 // Concurrency: a Server is safe for concurrent use; requests are served
 // concurrently and take replies from the script in arrival order. Close
 // unblocks hanging replies and waits for handlers to end.
@@ -103,6 +110,18 @@ type Reply struct {
 	// Delay pauses between chunks. In a script file it is a duration string
 	// ("10ms") or a number of milliseconds.
 	Delay time.Duration `json:"delay,omitempty"`
+
+	// MaxInputChars > 0 is the context window this reply needs to fit in:
+	// a request whose messages hold more characters (InputChars) is
+	// refused as OpenAI refuses a prompt that is too long — HTTP 400,
+	// {"error":{"message":"This model's maximum context length is N
+	// tokens. However, your messages resulted in M tokens. ...",
+	// "type":"invalid_request_error","code":"context_length_exceeded"}},
+	// N = MaxInputChars/4 and M = InputChars/4 rounded up — and the reply
+	// is NOT consumed: it stays first in the script and answers the next
+	// request that fits. A script can therefore read "this reply, once the
+	// client has shrunk its request below the window".
+	MaxInputChars int `json:"max_input_chars,omitempty"`
 }
 
 // Call is one scripted tool call.
@@ -136,6 +155,8 @@ type Server struct {
 	reqs    []Recorded
 	models  []string
 	nextID  int
+	window  int // SetContextWindow: 0 = none
+	refused int // requests refused for exceeding a window
 }
 
 // New starts a server on a loopback port with the given script.
@@ -185,6 +206,57 @@ func (s *Server) SetModels(ids ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.models = append([]string(nil), ids...)
+}
+
+// SetContextWindow gives every chat request a context window of chars
+// characters (0 removes it), whatever reply would answer it: a larger
+// request is refused like Reply.MaxInputChars refuses one, and consumes no
+// reply.
+func (s *Server) SetContextWindow(chars int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.window = chars
+}
+
+// Refused reports how many requests were refused for exceeding a context
+// window (they are recorded in Requests like every other request).
+func (s *Server) Refused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
+}
+
+// InputChars is the size a context window is measured against: the
+// characters of every message's text content, text parts and tool-call
+// arguments.
+func InputChars(messages []map[string]any) int {
+	n := 0
+	for _, m := range messages {
+		switch c := m["content"].(type) {
+		case string:
+			n += utf8.RuneCountInString(c)
+		case []any:
+			for _, p := range c {
+				if pm, ok := p.(map[string]any); ok {
+					if t, ok := pm["text"].(string); ok {
+						n += utf8.RuneCountInString(t)
+					}
+				}
+			}
+		}
+		if calls, ok := m["tool_calls"].([]any); ok {
+			for _, c := range calls {
+				if cm, ok := c.(map[string]any); ok {
+					if f, ok := cm["function"].(map[string]any); ok {
+						if a, ok := f["arguments"].(string); ok {
+							n += utf8.RuneCountInString(a)
+						}
+					}
+				}
+			}
+		}
+	}
+	return n
 }
 
 // Requests returns the chat completion requests received so far, in order.
@@ -263,13 +335,26 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
+	size := InputChars(rec.Messages)
 	s.mu.Lock()
 	s.reqs = append(s.reqs, rec)
 	s.nextID++
 	id := s.nextID
 	var reply Reply
 	have := false
+	if s.window > 0 && size > s.window {
+		s.refused++
+		s.mu.Unlock()
+		writeOverflow(w, s.window, size)
+		return
+	}
 	if len(s.queue) > 0 {
+		if max := s.queue[0].MaxInputChars; max > 0 && size > max {
+			s.refused++
+			s.mu.Unlock()
+			writeOverflow(w, max, size) // the reply stays for the next request
+			return
+		}
 		reply, s.queue = s.queue[0], s.queue[1:]
 		have = true
 	}
@@ -277,6 +362,13 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if !have && dyn != nil {
 		reply, have = dyn(rec), true
+		if reply.MaxInputChars > 0 && size > reply.MaxInputChars {
+			s.mu.Lock()
+			s.refused++
+			s.mu.Unlock()
+			writeOverflow(w, reply.MaxInputChars, size)
+			return
+		}
 	}
 	if !have {
 		writeError(w, Reply{Status: http.StatusInternalServerError, Message: "providertest: no scripted reply left"})
@@ -302,6 +394,19 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		includeUsage: includeUsage,
 	}
 	st.run()
+}
+
+// writeOverflow answers as OpenAI does when the prompt exceeds the model's
+// context window (sizes in characters, reported in tokens of 4 characters).
+func writeOverflow(w http.ResponseWriter, maxChars, chars int) {
+	body := map[string]any{"error": map[string]any{
+		"message": fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.",
+			(maxChars+3)/4, (chars+3)/4),
+		"type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded",
+	}}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_ = json.NewEncoder(w).Encode(body)
 }
 
 // writeError answers with an OpenAI-style error object.

@@ -199,3 +199,40 @@ func TestModelsAndUnknownPaths(t *testing.T) {
 		t.Errorf("unknown path: %d", resp.StatusCode)
 	}
 }
+
+func TestContextWindowRefusesWithoutConsuming(t *testing.T) {
+	s := New(Reply{Content: []string{"fits"}, MaxInputChars: 40}, Reply{Content: []string{"next"}})
+	defer s.Close()
+	big := `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("x", 30) + `"},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"python_execution","arguments":"` + strings.Repeat("y", 11) + `"}}]}]}`
+	resp, b, err := post(t, s.URL, big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Error struct{ Message, Type, Code string }
+	}
+	if err := json.Unmarshal(b, &body); err != nil || resp.StatusCode != 400 || body.Error.Code != "context_length_exceeded" ||
+		body.Error.Type != "invalid_request_error" ||
+		body.Error.Message != "This model's maximum context length is 10 tokens. However, your messages resulted in 11 tokens. Please reduce the length of the messages." {
+		t.Fatalf("41 chars against a 40-char window: %d %s (%v)", resp.StatusCode, b, err)
+	}
+	// The refused request consumed nothing: the smaller one gets "fits".
+	_, b, _ = post(t, s.URL, `{"model":"m","messages":[{"role":"user","content":"`+strings.Repeat("x", 40)+`"}]}`)
+	if !strings.Contains(string(b), `"content":"fits"`) {
+		t.Fatalf("the reply was consumed by the refused request: %s", b)
+	}
+	if s.Refused() != 1 || len(s.Requests()) != 2 {
+		t.Errorf("refused %d, recorded %d", s.Refused(), len(s.Requests()))
+	}
+	// A server-wide window refuses whatever reply is next.
+	s.SetContextWindow(5)
+	resp, _, _ = post(t, s.URL, `{"model":"m","messages":[{"role":"user","content":"123456"}]}`)
+	if resp.StatusCode != 400 || s.Pending() != 1 {
+		t.Fatalf("server window: status %d, pending %d", resp.StatusCode, s.Pending())
+	}
+	s.SetContextWindow(0)
+	if _, b, _ = post(t, s.URL, `{"model":"m","messages":[{"role":"user","content":"123456"}]}`); !strings.Contains(string(b), `"content":"next"`) {
+		t.Fatalf("after removing the window: %s", b)
+	}
+}
