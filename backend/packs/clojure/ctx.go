@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/packs/clojure/nrepl"
@@ -168,18 +169,25 @@ func (p *Pack) probeOne(ctx context.Context, r *repl) probed {
 		}
 		r.mu.Unlock()
 	}
-	h := cl.Health(ctx, p.opts.HealthDeadline)
-	if h.Status == nrepl.StatusUnresponsive {
-		h.Hint = fmt.Sprintf("%s got no answer within %s: the REPL is wedged (a long or stuck evaluation?): repl_stop(%q), then repl_start(\"clojure\"); the next turn probes again", nrepl.HealthForm, p.opts.HealthDeadline, r.id)
-		if !r.managed {
-			h.Hint = fmt.Sprintf("%s got no answer within %s: the attached REPL is wedged; Vis does not own it: fix it where it runs, or repl_stop(%q) to detach", nrepl.HealthForm, p.opts.HealthDeadline, r.id)
-		}
-	}
+	h := p.withHint(r, cl.Health(ctx, p.opts.HealthDeadline), p.opts.HealthDeadline)
 	r.setHealth(h)
 	if r.managed && h.Status == nrepl.StatusUp {
 		removePortFile(r.dir, r.port, r.priorPortFile) // a launcher that was slow to boot
 	}
 	return probed{status: h.Status, health: h}
+}
+
+// withHint adds what to do to an unresponsive verdict (deadline: the one
+// the health check ran under).
+func (p *Pack) withHint(r *repl, h nrepl.Health, deadline time.Duration) nrepl.Health {
+	if h.Status != nrepl.StatusUnresponsive {
+		return h
+	}
+	h.Hint = fmt.Sprintf("%s got no answer within %s: the REPL is wedged (a long or stuck evaluation?): repl_stop(%q), then repl_start(\"clojure\"); the next turn probes again", nrepl.HealthForm, deadline.Round(time.Millisecond), r.id)
+	if !r.managed {
+		h.Hint = fmt.Sprintf("%s got no answer within %s: the attached REPL is wedged; Vis does not own it: fix it where it runs, or repl_stop(%q) to detach", nrepl.HealthForm, deadline.Round(time.Millisecond), r.id)
+	}
+	return h
 }
 
 func (r *repl) setHealth(h nrepl.Health) {

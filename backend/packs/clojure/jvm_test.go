@@ -236,6 +236,22 @@ func TestManagedREPL(t *testing.T) {
 		if _, ok := e["form"]; ok {
 			t.Errorf("an up REPL carries form/hint: %v", e)
 		}
+		// Between turns only the registry probes (the window's list, its
+		// ticker): its verdict brings the form and hint too.
+		stopGroup(t, pid)
+		infos = reg.List(ctx, "s1")
+		_ = syscall.Kill(-pid, syscall.SIGCONT)
+		if len(infos) != 1 || infos[0].Status != "unresponsive" || infos[0].Detail["form"] != "(+ 1 1)" || infos[0].Detail["hint"] == nil {
+			t.Errorf("registry list of a frozen REPL = %+v", infos)
+		}
+		for i := 0; i < 100; i++ {
+			if infos = reg.List(ctx, "s1"); len(infos) == 1 && infos[0].Status == "up" {
+				break
+			}
+		}
+		if len(infos) != 1 || infos[0].Status != "up" || infos[0].Detail["form"] != nil {
+			t.Errorf("registry list after SIGCONT = %+v", infos)
+		}
 	})
 
 	t.Run("run_tests falls back to a clean JVM when the REPL is wedged", func(t *testing.T) {

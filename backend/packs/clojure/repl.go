@@ -310,6 +310,11 @@ func (p *Pack) registryHealth(r *repl) func(ctx context.Context) string {
 		h := p.client(r).Health(ctx, deadline)
 		switch h.Status {
 		case nrepl.StatusUp, nrepl.StatusUnresponsive:
+			// Between turns this is the only probe: keep the form and hint
+			// the sidebar shows in step with the verdict (the mirror
+			// re-registers only when what it shows changed).
+			r.setHealth(p.withHint(r, h, deadline))
+			p.mirror(r, h.Status)
 			return h.Status
 		case nrepl.StatusDown:
 			return "failed"
