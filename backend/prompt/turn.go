@@ -56,8 +56,35 @@ type TurnRecap struct {
 // `<turn_cancelled>…</turn_cancelled>` marker). Turns with no request, no
 // programs and no answer are left out. "" when nothing is left.
 func ConversationSoFar(turns []TurnRecap) string {
+	return FoldedConversationSoFar(turns, 0)
+}
+
+// DroppedTurnsLine is the line that stands for the oldest prior turns when
+// they were dropped from CONVERSATION-SO-FAR to fit the context window:
+// `# ⋯ dropped turn(s) 1–4 to fit the context window` (one number when
+// first == last).
+func DroppedTurnsLine(first, last int) string {
+	span := strconv.Itoa(first)
+	if last != first {
+		span += "–" + strconv.Itoa(last)
+	}
+	return "# ⋯ dropped turn(s) " + span + " to fit the context window"
+}
+
+// FoldedConversationSoFar renders CONVERSATION-SO-FAR like ConversationSoFar
+// with the oldest drop turns replaced by one DroppedTurnsLine naming their
+// positions; the newer turns render in full. drop <= 0 drops nothing; a
+// drop beyond len(turns) drops them all.
+func FoldedConversationSoFar(turns []TurnRecap, drop int) string {
+	drop = min(max(drop, 0), len(turns))
 	var sections []string
+	if drop > 0 {
+		sections = append(sections, DroppedTurnsLine(recapPosition(turns, 0), recapPosition(turns, drop-1)))
+	}
 	for i, t := range turns {
+		if i < drop {
+			continue
+		}
 		req := strings.TrimSpace(t.Request)
 		ans := strings.TrimSpace(t.Answer)
 		var ran []string
@@ -69,11 +96,7 @@ func ConversationSoFar(turns []TurnRecap) string {
 		if req == "" && ans == "" && len(ran) == 0 {
 			continue
 		}
-		n := t.Position
-		if n <= 0 {
-			n = i + 1
-		}
-		lines := []string{"# ── turn " + strconv.Itoa(n) + " ──"}
+		lines := []string{"# ── turn " + strconv.Itoa(recapPosition(turns, i)) + " ──"}
 		if req != "" {
 			lines = append(lines, "user asked:", req)
 		}
@@ -100,6 +123,14 @@ func ConversationSoFar(turns []TurnRecap) string {
 	return Block("conversation-so-far", strings.Join(sections, "\n\n"))
 }
 
+// recapPosition is the number of turns[i]: its Position, else i + 1.
+func recapPosition(turns []TurnRecap, i int) int {
+	if n := turns[i].Position; n > 0 {
+		return n
+	}
+	return i + 1
+}
+
 // Image is one image attached to the user message. DataURL is the
 // `data:<mime>;base64,…` URL sent to the provider.
 type Image struct {
@@ -119,8 +150,13 @@ type SkippedImage struct {
 type UserInput struct {
 	Text     string
 	Previous []TurnRecap
-	Images   []Image
-	Skipped  []SkippedImage
+	// DropTurns replaces the oldest DropTurns entries of Previous with one
+	// `# ⋯ dropped turn(s) a–b to fit the context window` line
+	// (FoldedConversationSoFar): the loop's way to keep a long session's
+	// first request within the model's window. 0 renders every turn.
+	DropTurns int
+	Images    []Image
+	Skipped   []SkippedImage
 	// SessionDelta is what changed in the `session` dict since the model last
 	// saw it (the standing block plus the deltas of earlier turns, which the
 	// recap does not carry): `session[...] = ...` lines.
@@ -168,7 +204,7 @@ func InitialMessages(stable []chat.Message, in UserInput) []chat.Message {
 	skipped = append(skipped, in.Skipped...)
 
 	text := joinNonBlank("\n",
-		ConversationSoFar(in.Previous),
+		FoldedConversationSoFar(in.Previous, in.DropTurns),
 		Block("session-delta", strings.Join(in.SessionDelta, "\n")),
 		Block("current-user-message", trimBlankLines(in.Text)),
 		ImagesManifest(images, skipped),

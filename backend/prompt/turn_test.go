@@ -261,3 +261,40 @@ func TestSizeLabel(t *testing.T) {
 		}
 	}
 }
+
+// Dropping the oldest turns to fit the context window leaves one line that
+// names them; the newer turns and the current request render unchanged.
+func TestFoldedConversationSoFar(t *testing.T) {
+	turns := []TurnRecap{
+		{Position: 1, Request: "first", Answer: "one", Status: StatusDone},
+		{Position: 2, Request: "second", Answer: "two", Status: StatusDone},
+		{Position: 3, Request: "third", Ran: []string{"print(3)"}, Answer: "three", Status: StatusDone},
+	}
+	want := ";; -- CONVERSATION-SO-FAR --\n" +
+		"# ⋯ dropped turn(s) 1–2 to fit the context window\n" +
+		"\n" +
+		"# ── turn 3 ──\n" +
+		"user asked:\n" +
+		"third\n" +
+		"you ran:\n" +
+		"  print(3)\n" +
+		"you answered:\n" +
+		"three\n"
+	if diff := cmp.Diff(want, FoldedConversationSoFar(turns, 2)); diff != "" {
+		t.Errorf("two of three dropped (-want +got):\n%s", diff)
+	}
+	if got := FoldedConversationSoFar(turns, 1); !strings.HasPrefix(got, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1 to fit the context window\n\n# ── turn 2 ──\n") {
+		t.Errorf("one dropped:\n%s", got)
+	}
+	if got, want := FoldedConversationSoFar(turns, 9), ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–3 to fit the context window\n"; got != want {
+		t.Errorf("all dropped = %q, want %q", got, want)
+	}
+	if FoldedConversationSoFar(turns, 0) != ConversationSoFar(turns) || FoldedConversationSoFar(turns, -1) != ConversationSoFar(turns) {
+		t.Error("dropping nothing changed the recap")
+	}
+	msgs := InitialMessages([]chat.Message{chat.System("S")}, UserInput{Text: "now this", Previous: turns, DropTurns: 2})
+	user := msgs[len(msgs)-1].Content
+	if !strings.HasPrefix(user, want) || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow this\n") || strings.Contains(user, "first") {
+		t.Errorf("initial user message with two turns dropped:\n%s", user)
+	}
+}
