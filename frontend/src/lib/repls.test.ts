@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fromEvent } from './repls'
+import { fromEvent, hintFor } from './repls'
 
 describe('fromEvent', () => {
   it('reads the engine entries of a resources event, form and hint from their detail', () => {
@@ -22,5 +22,21 @@ describe('fromEvent', () => {
 
   it('is null for other events', () => {
     expect(fromEvent({ event: 'turn-end', seq: 1, session_id: 's1' })).toBeNull()
+  })
+})
+
+describe('hintFor', () => {
+  const base = { id: 'x', session: 's', kind: 'repl', language: 'python', label: 'p', dir: '/p', pid: 1, port: 0, log: '', created_at: 1, managed: true }
+  it('is empty while the REPL is up, whatever hint it carries', () => {
+    expect(hintFor({ ...base, status: 'up', hint: 'old' })).toEqual({ form: '', text: '' })
+  })
+  it("uses the pack's hint and shows the form only when the hint does not name it", () => {
+    expect(hintFor({ ...base, status: 'unresponsive', form: '(+ 1 1)', hint: 'stop it' })).toEqual({ form: '(+ 1 1)', text: 'stop it' })
+    expect(hintFor({ ...base, status: 'unresponsive', form: '(+ 1 1)', hint: '(+ 1 1) got no answer' })).toEqual({ form: '', text: '(+ 1 1) got no answer' })
+  })
+  it('says something for each bad status without a hint', () => {
+    expect(hintFor({ ...base, status: 'unresponsive' }).text).toContain('did not answer')
+    expect(hintFor({ ...base, status: 'failed' }).text).toContain('exited')
+    expect(hintFor({ ...base, status: 'failed', managed: false }).text).toContain('does not answer')
   })
 })

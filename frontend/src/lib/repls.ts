@@ -34,3 +34,21 @@ export function folder(dir: string): string {
   const parts = dir.split(/[\\/]/).filter(Boolean)
   return parts[parts.length - 1] ?? dir
 }
+
+/**
+ * What the sidebar says under a REPL that is not up: the pack's own hint
+ * (with the check that failed, when the hint does not name it), else a
+ * sentence for the status. "" for a REPL that is fine.
+ */
+export function hintFor(r: Resource): { form: string; text: string } {
+  if (!dead(r.status)) return { form: '', text: '' }
+  if (r.hint) return { form: r.form && !r.hint.includes(r.form) ? r.form : '', text: r.hint }
+  switch (r.status) {
+    case 'unresponsive':
+      return { form: '', text: 'It did not answer a health check (a long or stuck evaluation?). Restart it, or Stop it and start a new one.' }
+    case 'failed':
+      return { form: '', text: r.managed ? 'Its process exited: its last log lines are below. Restart starts it again.' : 'It does not answer on its port.' }
+    default:
+      return { form: '', text: 'It has stopped.' }
+  }
+}
