@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 const formatTimeout = 2 * time.Minute
@@ -85,7 +86,7 @@ func formatFiles(ctx context.Context, cwd string, files []string) (map[string]an
 	for _, line := range strings.Split(strings.TrimSpace(r.Stderr), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			file, _, _ := strings.Cut(line, ":")
-			errs = append(errs, map[string]any{"file": relTo(cwd, file), "message": strings.Replace(line, file, relTo(cwd, file), 1)})
+			errs = append(errs, map[string]any{"file": workspace.RelTo(cwd, file), "message": strings.Replace(line, file, workspace.RelTo(cwd, file), 1)})
 		}
 	}
 	var changed []string
@@ -117,7 +118,7 @@ func formatFiles(ctx context.Context, cwd string, files []string) (map[string]an
 		if err != nil {
 			return nil, fmt.Errorf("format go: %w", err)
 		}
-		out = append(out, map[string]any{"file": relTo(cwd, f), "changed": true, "char_delta": utf8.RuneCount(b) - before[f]})
+		out = append(out, map[string]any{"file": workspace.RelTo(cwd, f), "changed": true, "char_delta": utf8.RuneCount(b) - before[f]})
 	}
 	res["files"], res["changed"] = out, len(out)
 	if len(errs) > 0 {
@@ -128,7 +129,7 @@ func formatFiles(ctx context.Context, cwd string, files []string) (map[string]an
 
 // selectFiles expands path selectors into .go files (directories walk
 // recursively the way the go tool does).
-func selectFiles(workspace, cwd string, paths []string) ([]string, error) {
+func selectFiles(root, cwd string, paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range paths {
@@ -136,7 +137,7 @@ func selectFiles(workspace, cwd string, paths []string) ([]string, error) {
 		if p == "" {
 			p = "."
 		}
-		abs, err := resolveIn(workspace, cwd, p)
+		abs, err := resolveIn(root, cwd, p)
 		if err != nil {
 			return nil, err
 		}
@@ -195,12 +196,12 @@ func goFiles(dir string) ([]string, error) {
 
 // moduleRoot is the nearest directory from cwd up to the workspace root
 // that holds a go.mod, else cwd.
-func moduleRoot(workspace, cwd string) string {
+func moduleRoot(root, cwd string) string {
 	for d := cwd; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			return d
 		}
-		if d == workspace || filepath.Dir(d) == d || (workspace != "" && !strings.HasPrefix(d, workspace)) {
+		if d == root || filepath.Dir(d) == d || (root != "" && !strings.HasPrefix(d, root)) {
 			return cwd
 		}
 	}

@@ -32,9 +32,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // ErrBadArgs marks a call the pack refuses before doing anything.
@@ -140,42 +140,11 @@ func optPaths(opts map[string]any) ([]string, error) {
 }
 
 // resolveIn makes p absolute against cwd and refuses a path outside the
-// workspace.
-func resolveIn(workspace, cwd, p string) (string, error) {
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(cwd, p)
-	}
-	abs = filepath.Clean(abs)
-	if workspace != "" {
-		rel, err := filepath.Rel(workspace, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", badArgs("%s is outside the workspace", p)
-		}
+// workspace (a bad argument).
+func resolveIn(root, cwd, p string) (string, error) {
+	abs, err := workspace.Within(root, cwd, p)
+	if err != nil {
+		return "", badArgs("%v", err)
 	}
 	return abs, nil
-}
-
-// relTo shows abs relative to base when it lies inside it.
-func relTo(base, abs string) string {
-	if rel, err := filepath.Rel(base, abs); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return abs
-}
-
-// clip keeps the head and tail of s within about max bytes, cutting on
-// rune boundaries.
-func clip(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	head, tail := max/2, len(s)-max/2
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + fmt.Sprintf("\n… [%d bytes clipped] …\n", tail-head) + s[tail:]
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // DefaultTestTimeout bounds one run_tests call unless timeout_ms says
@@ -67,11 +68,11 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		res["error"] = fmt.Sprintf("go test timed out after %v; its process group was killed", timeout)
 	}
 	if strings.TrimSpace(r.Stderr) != "" {
-		res["output"] = clip(strings.TrimRight(res["output"].(string), "\n")+"\n"+r.Stderr, maxOutput)
+		res["output"] = proc.ClipMiddle(strings.TrimRight(res["output"].(string), "\n")+"\n"+r.Stderr, maxOutput)
 	}
 	if _, counted := res["total"]; !counted && res["error"] == nil && r.Exit != 0 {
 		res["is_pass"] = false
-		res["error"] = "go test failed before running tests: " + clip(strings.TrimSpace(r.Stderr), 4000)
+		res["error"] = "go test failed before running tests: " + proc.ClipMiddle(strings.TrimSpace(r.Stderr), 4000)
 	}
 	if _, hasErr := res["error"]; !hasErr && r.Exit != 0 {
 		res["is_pass"] = false
@@ -101,7 +102,7 @@ func hasNames(sel []string) bool {
 // Name to one -run pattern "^(A|B)$" (a single subtest "A/b" becomes
 // "^A$/^b$"; several names with subtests run their whole top-level tests).
 // No selector runs ./... .
-func TestArgv(workspace, cwd string, sel []string) ([]string, error) {
+func TestArgv(root, cwd string, sel []string) ([]string, error) {
 	var paths, names []string
 	anyWhere := false
 	for _, s := range sel {
@@ -124,7 +125,7 @@ func TestArgv(workspace, cwd string, sel []string) ([]string, error) {
 		pkgs = []string{"./..."}
 	} else {
 		var err error
-		if pkgs, err = packagesFor(workspace, cwd, paths); err != nil {
+		if pkgs, err = packagesFor(root, cwd, paths); err != nil {
 			return nil, err
 		}
 	}
@@ -252,7 +253,7 @@ func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
 		}
 	}
 
-	res := map[string]any{"output": clip(all.String(), maxOutput), "timed_out": false}
+	res := map[string]any{"output": proc.ClipMiddle(all.String(), maxOutput), "timed_out": false}
 	var failures []map[string]any
 	pass, fail, skip, reported := 0, 0, 0, false
 	var unfinished, broken []string
@@ -265,9 +266,9 @@ func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
 			if msg == "" {
 				msg = strings.TrimSpace(strings.Join(p.out, ""))
 			}
-			row := map[string]any{"test": name, "type": "error", "message": clip(msg, 4000)}
+			row := map[string]any{"test": name, "type": "error", "message": proc.ClipMiddle(msg, 4000)}
 			if m := regexp.MustCompile(`(?m)^(\S+\.go):\d+`).FindStringSubmatch(msg); m != nil {
-				row["file"] = relTo(cwd, filepath.Join(cwd, m[1])) // go prints paths relative to its cwd
+				row["file"] = workspace.RelTo(cwd, filepath.Join(cwd, m[1])) // go prints paths relative to its cwd
 			}
 			failures = append(failures, row)
 			continue
@@ -318,7 +319,7 @@ func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
 		if p.status == "fail" && pkgFailures == 0 {
 			// The package failed outside any test (TestMain, init, a crash).
 			msg := strings.TrimSpace(strings.Join(p.out, ""))
-			failures = append(failures, map[string]any{"test": name, "type": "error", "message": clip(msg, 4000), "file": relTo(cwd, dir)})
+			failures = append(failures, map[string]any{"test": name, "type": "error", "message": proc.ClipMiddle(msg, 4000), "file": workspace.RelTo(cwd, dir)})
 		}
 	}
 	if failures == nil {
@@ -355,7 +356,7 @@ func failureRow(name string, out []string, dir, cwd string) map[string]any {
 				continue
 			}
 			if m := fileLine.FindStringSubmatch(l); m != nil && file == "" {
-				file = relTo(cwd, filepath.Join(dir, m[1]))
+				file = workspace.RelTo(cwd, filepath.Join(dir, m[1]))
 			}
 			lines = append(lines, strings.TrimPrefix(l, "    "))
 		}
@@ -365,7 +366,7 @@ func failureRow(name string, out []string, dir, cwd string) map[string]any {
 	if strings.Contains(msg, "panic:") {
 		typ = "error"
 	}
-	row := map[string]any{"test": name, "type": typ, "message": clip(msg, 4000)}
+	row := map[string]any{"test": name, "type": typ, "message": proc.ClipMiddle(msg, 4000)}
 	if file != "" {
 		row["file"] = file
 	}

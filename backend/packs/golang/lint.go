@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 const lintTimeout = 5 * time.Minute
@@ -53,7 +54,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	}
 	findings := parseVet(cwd, r.Stdout, r.Stderr)
 	if len(findings) == 0 && r.Exit != 0 {
-		return nil, fmt.Errorf("lint go: go vet failed (exit %d): %s", r.Exit, clip(strings.TrimSpace(r.Stderr), 4000))
+		return nil, fmt.Errorf("lint go: go vet failed (exit %d): %s", r.Exit, proc.ClipMiddle(strings.TrimSpace(r.Stderr), 4000))
 	}
 	return lintResult(findings), nil
 }
@@ -83,7 +84,7 @@ func lintSnippet(ctx context.Context, code string) (map[string]any, error) {
 	}
 	findings := parseVet(dir, r.Stdout, r.Stderr)
 	if len(findings) == 0 && r.Exit != 0 {
-		return nil, fmt.Errorf("lint go: go vet failed (exit %d): %s", r.Exit, clip(strings.TrimSpace(r.Stderr), 4000))
+		return nil, fmt.Errorf("lint go: go vet failed (exit %d): %s", r.Exit, proc.ClipMiddle(strings.TrimSpace(r.Stderr), 4000))
 	}
 	for _, f := range findings {
 		f["file"] = "code"
@@ -130,7 +131,7 @@ func parseVet(cwd string, stdout, stderr string) []map[string]any {
 			return
 		}
 		seen[key] = true
-		out = append(out, map[string]any{"file": relTo(cwd, file), "row": row, "col": col, "level": level, "type": typ, "message": msg, "provider": linter})
+		out = append(out, map[string]any{"file": workspace.RelTo(cwd, file), "row": row, "col": col, "level": level, "type": typ, "message": msg, "provider": linter})
 	}
 	for _, stream := range []string{stdout, stderr} {
 		var js, text []string
@@ -203,7 +204,7 @@ func splitPosn(p string) (string, int, int) {
 
 // packagesFor turns path selectors into go package patterns relative to
 // cwd ("./..." when none). A file selects its directory's package.
-func packagesFor(workspace, cwd string, paths []string) ([]string, error) {
+func packagesFor(root, cwd string, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return []string{"./..."}, nil
 	}
@@ -215,7 +216,7 @@ func packagesFor(workspace, cwd string, paths []string) ([]string, error) {
 		if base == "" {
 			base = "."
 		}
-		abs, err := resolveIn(workspace, cwd, base)
+		abs, err := resolveIn(root, cwd, base)
 		if err != nil {
 			return nil, err
 		}
@@ -226,8 +227,8 @@ func packagesFor(workspace, cwd string, paths []string) ([]string, error) {
 		if !fi.IsDir() {
 			abs = filepath.Dir(abs)
 		}
-		pat := "./" + relTo(cwd, abs)
-		if filepath.IsAbs(relTo(cwd, abs)) {
+		pat := "./" + workspace.RelTo(cwd, abs)
+		if filepath.IsAbs(workspace.RelTo(cwd, abs)) {
 			pat = abs
 		}
 		pat = strings.TrimSuffix(pat, "/.")

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 const formatTimeout = 2 * time.Minute
@@ -20,8 +21,8 @@ var snippetExt = map[string]string{"typescript": ".ts", "tsx": ".tsx", "jsx": ".
 
 // Prettier returns the project's prettier (node_modules/.bin/prettier from
 // dir up to the workspace root), or "".
-func Prettier(workspace, dir string) string {
-	return findUp(workspace, dir, filepath.Join("node_modules", ".bin", "prettier"))
+func Prettier(root, dir string) string {
+	return findUp(root, dir, filepath.Join("node_modules", ".bin", "prettier"))
 }
 
 // Format is format_code with the project's prettier: a snippet answers
@@ -68,7 +69,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 			return nil, fmt.Errorf("format: %w", err)
 		}
 		if r.Exit != 0 {
-			return nil, fmt.Errorf("format: prettier cannot format the code: %s", clip(strings.TrimSpace(r.Stderr), 4000))
+			return nil, fmt.Errorf("format: prettier cannot format the code: %s", child.ClipMiddle(strings.TrimSpace(r.Stderr), 4000))
 		}
 		before, after := utf8.RuneCountInString(code), utf8.RuneCountInString(r.Stdout)
 		return map[string]any{"changed": r.Stdout != code, "char_delta": after - before, "chars": after, "formatter": "prettier"}, nil
@@ -77,7 +78,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 	if len(abs) > 0 {
 		targets = nil
 		for _, a := range abs {
-			targets = append(targets, relTo(cwd, a))
+			targets = append(targets, workspace.RelTo(cwd, a))
 		}
 	}
 	l, err := child.Run(ctx, cwd, formatTimeout, "", append([]string{bin, "--list-different"}, targets...)...)
@@ -85,7 +86,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 		return nil, fmt.Errorf("format: %w", err)
 	}
 	if l.Exit > 1 {
-		return nil, fmt.Errorf("format: prettier --list-different failed (exit %d): %s", l.Exit, clip(strings.TrimSpace(l.Stderr), 4000))
+		return nil, fmt.Errorf("format: prettier --list-different failed (exit %d): %s", l.Exit, child.ClipMiddle(strings.TrimSpace(l.Stderr), 4000))
 	}
 	var changed []string
 	for _, line := range strings.Split(l.Stdout, "\n") {
@@ -108,7 +109,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 			return nil, fmt.Errorf("format: %w", err)
 		}
 		if w.Exit != 0 {
-			return nil, fmt.Errorf("format: prettier --write failed (exit %d): %s", w.Exit, clip(strings.TrimSpace(w.Stderr), 4000))
+			return nil, fmt.Errorf("format: prettier --write failed (exit %d): %s", w.Exit, child.ClipMiddle(strings.TrimSpace(w.Stderr), 4000))
 		}
 		for _, f := range changed {
 			b, err := os.ReadFile(filepath.Join(cwd, f))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // DefaultTestTimeout bounds one run_tests call unless timeout_ms says otherwise.
@@ -82,7 +83,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		res = ParseTAP(r.Stdout, cwd)
 	}
 	res["runner"], res["cmd"], res["exit"], res["timed_out"] = runner, argv, r.Exit, r.TimedOut
-	res["output"] = clip(out, maxOutput)
+	res["output"] = child.ClipMiddle(out, maxOutput)
 	if rt.Note != "" {
 		res["note"] = rt.Note
 	}
@@ -110,7 +111,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 
 // splitSelectors separates paths (checked to exist inside the workspace,
 // kept relative to cwd) from node-id test names.
-func splitSelectors(workspace, cwd string, sel []string) (paths, names []string, err error) {
+func splitSelectors(root, cwd string, sel []string) (paths, names []string, err error) {
 	seen := map[string]bool{}
 	for _, s := range sel {
 		path, name, isID := strings.Cut(s, "::")
@@ -123,14 +124,14 @@ func splitSelectors(workspace, cwd string, sel []string) (paths, names []string,
 		if path = strings.TrimSpace(path); path == "" {
 			continue
 		}
-		abs, err := resolveIn(workspace, cwd, path)
+		abs, err := resolveIn(root, cwd, path)
 		if err != nil {
 			return nil, nil, err
 		}
 		if _, err := os.Stat(abs); err != nil {
 			return nil, nil, badArgs("%s: no such file or directory", path)
 		}
-		if rel := relTo(cwd, abs); !seen[rel] {
+		if rel := workspace.RelTo(cwd, abs); !seen[rel] {
 			seen[rel] = true
 			paths = append(paths, rel)
 		}
@@ -274,7 +275,7 @@ func ParseBun(out string) map[string]any {
 		}
 		if m := bunFailT.FindStringSubmatch(l); m != nil {
 			msg := strings.TrimSpace(strings.Join(lines[from:i], "\n"))
-			failures = append(failures, map[string]any{"test": m[1], "type": "fail", "message": clip(msg, 4000)})
+			failures = append(failures, map[string]any{"test": m[1], "type": "fail", "message": child.ClipMiddle(msg, 4000)})
 			from = i + 1
 		}
 	}
@@ -415,7 +416,7 @@ func ParseTAP(out, cwd string) map[string]any {
 		if ft := yaml["failureType"]; ft != "" && ft != "testCodeFailure" {
 			typ = "error"
 		}
-		row := map[string]any{"test": full, "type": typ, "message": clip(yaml["error"], 4000)}
+		row := map[string]any{"test": full, "type": typ, "message": child.ClipMiddle(yaml["error"], 4000)}
 		if loc := yaml["location"]; loc != "" {
 			file := loc
 			for k := 0; k < 2; k++ {
@@ -425,7 +426,7 @@ func ParseTAP(out, cwd string) map[string]any {
 					}
 				}
 			}
-			row["file"] = relTo(cwd, file)
+			row["file"] = workspace.RelTo(cwd, file)
 		}
 		failures = append(failures, row)
 	}

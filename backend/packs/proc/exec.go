@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"syscall"
 	"time"
 )
@@ -96,6 +97,23 @@ func Clip(s string, max int) string {
 		return s
 	}
 	return "… (" + strconv.Itoa(len(s)-max) + " bytes cut)\n" + s[len(s)-max:]
+}
+
+// ClipMiddle keeps the head and the tail of s within about max bytes,
+// cutting on rune boundaries and marking the cut (a test run's first lines
+// say what ran, its last ones how it ended).
+func ClipMiddle(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max/2, len(s)-max/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "\n… [" + strconv.Itoa(tail-head) + " bytes clipped] …\n" + s[tail:]
 }
 
 // ReadTail returns the last n lines of a file.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 	"testing"
 	"time"
 )
@@ -36,5 +37,19 @@ func TestTailClipReadTail(t *testing.T) {
 	os.WriteFile(p, []byte(strings.Repeat("x\n", 100)+"last\n"), 0o644)
 	if got, err := ReadTail(p, 2); err != nil || got != "x\nlast" {
 		t.Fatalf("ReadTail = %q, %v", got, err)
+	}
+}
+
+func TestClipMiddle(t *testing.T) {
+	if got := ClipMiddle("short", 10); got != "short" {
+		t.Errorf("ClipMiddle of a short string = %q", got)
+	}
+	s := strings.Repeat("é", 50) // 100 bytes, 2 per rune
+	got := ClipMiddle(s, 21)
+	if !utf8.ValidString(got) {
+		t.Fatalf("cut inside a rune: %q", got)
+	}
+	if !strings.HasPrefix(got, strings.Repeat("é", 5)) || !strings.HasSuffix(got, strings.Repeat("é", 5)) || !strings.Contains(got, "[80 bytes clipped]") {
+		t.Errorf("ClipMiddle = %q", got)
 	}
 }
