@@ -12,7 +12,12 @@
 // answer so far.
 //
 // Within a turn the messages only grow: request k is a byte-exact prefix of
-// request k+1, so providers can cache the prompt.
+// request k+1, so providers can cache the prompt. The exception is context
+// management (context.go): when a request does not fit the model's window
+// (the provider refused it, or the known window says it would not fit), the
+// turn's settled outputs and then the oldest prior turns of the recap are
+// dropped from the wire messages, and the shrunk messages are the prefix
+// from then on. A warning event says what was dropped; the store keeps it.
 package loop
 
 import (
@@ -65,6 +70,10 @@ const EmptyStopAnswer = "The model returned empty replies repeatedly, so the tur
 // delta baseline of the `session` dict. The engine owns one per session.
 type State struct {
 	Baseline map[string]any
+	// TokenRatio is the provider's token count of the session's last
+	// measured request divided by EstimateTokens of it (0 = not measured):
+	// the loop's size estimates are scaled by it.
+	TokenRatio float64
 }
 
 // Goal lets a session goal (seed 003) steer a turn. The engine adapts
@@ -94,8 +103,14 @@ type Turn struct {
 	NoTools bool
 	// ReasoningEffort is sent to models that reason natively.
 	ReasoningEffort string
-	// ContextLimit is the model's input window (0 = 200,000).
+	// ContextLimit is the model's input window in tokens (0 = unknown:
+	// 200,000 is assumed for the fold budget, and requests are compacted
+	// only when the provider refuses them).
 	ContextLimit int
+	// Recap, when set, lets the loop drop the oldest prior turns of
+	// CONVERSATION-SO-FAR to fit the window (at turn start when Messages
+	// exceed FoldBudget, and after a context overflow).
+	Recap *Recap
 	// Messages are the turn's initial messages (stable prefix + user message).
 	Messages []chat.Message
 	// View returns the `session` dict for the given scope. Called before
@@ -163,11 +178,18 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 			return Result{}, fmt.Errorf("save turn prompt: %w", err)
 		}
 	}
+	tr := &turnRun{Runner: r, t: t, ctx: ctx, bg: bg, now: now, turnID: rec.ID, pos: rec.Position,
+		msgs: append([]chat.Message(nil), t.Messages...), base: len(t.Messages)}
+	tr.publish(events.TurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
+	tr.fitAtStart()
+	if raw, err := json.Marshal(tr.msgs); err == nil {
+		if err := r.Store.SetTurnPrompt(bg, rec.ID, string(raw)); err != nil {
+			return Result{}, fmt.Errorf("save turn prompt: %w", err)
+		}
+	}
 	if t.OnStart != nil {
 		t.OnStart(bg, rec.ID)
 	}
-	tr := &turnRun{Runner: r, t: t, ctx: ctx, bg: bg, now: now, turnID: rec.ID, pos: rec.Position, msgs: append([]chat.Message(nil), t.Messages...)}
-	tr.publish(events.TurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
 	res := tr.run()
 	res.TurnID, res.Turn = rec.ID, rec.Position
 	res.Usage = tr.usage
@@ -196,6 +218,11 @@ type turnRun struct {
 	usage   chat.Usage
 	lastIn  int
 	best    string // the best answer so far (sticky), for a cancelled turn
+	// base is where this turn's own messages start in msgs (after the
+	// initial messages); dropped is how many prior turns of the recap the
+	// initial messages no longer carry.
+	base, dropped int
+	sentEst       int // EstimateTokens of the last request sent
 }
 
 func (tr *turnRun) publish(phase string, iter int, data map[string]any) {
@@ -214,13 +241,36 @@ func (tr *turnRun) utilization() map[string]any {
 		limit = 200000
 	}
 	sat := (tr.lastIn*100 + limit/2) / limit
-	return map[string]any{
+	u := map[string]any{
 		"last_request_tokens": tr.lastIn,
 		"turn_total_tokens":   tr.usage.InputTokens + tr.usage.OutputTokens,
+		"auto_compress_above": FoldBudget(limit),
 		"model_input_limit":   limit,
 		"saturation":          sat,
 		"headroom_tokens":     limit - tr.lastIn,
 	}
+	if h := utilizationHint(tr.lastIn, limit); h != "" {
+		u["hint"] = h
+	}
+	return u
+}
+
+// utilizationHint tells the model how full the window is once it is at
+// least 75 % full (spec §1.7), and what happens next: the loop drops older
+// outputs on its own, so the facts that matter must live in the answer or
+// in files.
+func utilizationHint(last, limit int) string {
+	const keep = "Keep the important facts (paths, findings, decisions) in your answer or in files, and print only what you need."
+	pct := last * 100 / limit
+	switch {
+	case last > limit:
+		return fmt.Sprintf("ACTION REQUIRED: the last request (%d tokens) was larger than the %d-token window; older outputs are being dropped from the request automatically. %s Finish the work soon.", last, limit, keep)
+	case pct >= 90:
+		return fmt.Sprintf("FOLD NOW: the context window is %d%% full. When it fills, the oldest outputs of this turn, then the oldest turns of the conversation, are dropped from the request automatically. %s", pct, keep)
+	case pct >= 75:
+		return fmt.Sprintf("FOLD SOON: the context window is %d%% full. When it fills, older outputs are dropped from the request automatically. %s", pct, keep)
+	}
+	return ""
 }
 
 func (tr *turnRun) cancelled() Result {
@@ -246,12 +296,17 @@ func (tr *turnRun) run() Result {
 		}
 		tr.iter++
 		it := store.Iteration{TurnID: tr.turnID, Position: tr.iter, Model: tr.t.ModelName, Started: tr.now()}
+		tr.fitBeforeRequest()
 		appendedFrom := len(tr.msgs)
 		tr.publish(events.ProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": reason})
 		if g := tr.t.Goal; g != nil {
 			g.Request(tr.bg)
 		}
 		resp, err := tr.stream()
+		if pe := (*provider.Error)(nil); err != nil && asProviderError(err, &pe) && pe.Kind == provider.KindContextOverflow && !pe.Partial && tr.ctx.Err() == nil {
+			resp, err = tr.overflow(pe)
+			appendedFrom = len(tr.msgs) // the recap may have changed the count of initial messages
+		}
 		if g := tr.t.Goal; g != nil && (err == nil || resp.Content != "" || len(resp.ToolCalls) > 0 || resp.HasUsage) {
 			g.Account(tr.bg, resp.Usage)
 		}
@@ -260,6 +315,7 @@ func (tr *turnRun) run() Result {
 		tr.usage = tr.usage.Add(resp.Usage)
 		if resp.HasUsage && resp.Usage.InputTokens > 0 {
 			tr.lastIn = resp.Usage.InputTokens
+			tr.calibrate(resp.Usage.InputTokens, tr.sentEst)
 		}
 		if err != nil {
 			var pe *provider.Error
@@ -387,6 +443,7 @@ func (tr *turnRun) run() Result {
 
 // stream calls the provider and republishes its deltas as events.
 func (tr *turnRun) stream() (provider.Response, error) {
+	tr.sentEst = EstimateTokens(tr.msgs)
 	req := provider.Request{
 		Messages:        tr.msgs,
 		ReasoningEffort: tr.t.ReasoningEffort,
@@ -507,6 +564,10 @@ func iterationErrorMessage(iter int, pe *provider.Error) string {
 	body := map[string]any{"phase": "provider", "type": string(pe.Kind), "message": pe.Message,
 		"hint": "your reply was cut off; nothing of it ran. Continue where you left off."}
 	return fmt.Sprintf("[Iteration %d]\n;; llm-provider-error = %s", iter, mustJSON(body))
+}
+
+func asProviderError(err error, pe **provider.Error) bool {
+	return errors.As(err, pe)
 }
 
 func kindOf(pe *provider.Error) string {
