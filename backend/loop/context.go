@@ -1,0 +1,427 @@
+package loop
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/provider"
+)
+
+// Context management (spec §1.5 step 6, §1.7, §2.9). A turn keeps its
+// request inside the model's window three ways:
+//
+//   - at turn start, when the initial messages exceed the fold budget, the
+//     oldest prior turns of CONVERSATION-SO-FAR are dropped into one line
+//     (Turn.Recap) before the first request;
+//   - before a request, when the model's window is known (Turn.ContextLimit)
+//     and the request would exceed it, the request is compacted as below;
+//   - when the provider refuses a request as too long before any output, the
+//     request is compacted and re-issued, up to MaxEmergencyFolds times, each
+//     attempt strictly smaller than the last (targets 0.9, 0.7, 0.5 of the
+//     window, measured in the provider's tokens when its refusal says how
+//     many; blind cuts to 0.5, 0.25, 0.1 of the refused size when it does
+//     not). After that the turn ends with ErrContextTooSmall's message.
+//
+// Compaction first replaces the bodies of the turn's settled program
+// outputs (every iteration but the newest), oldest first, with a one-line
+// stub naming their size; then drops the oldest prior turns of the recap.
+// Only the wire messages shrink: the store and the transcript keep every
+// output. The compacted messages are the turn's messages from then on, so
+// later requests are again byte-exact prefixes of each other.
+
+// DefaultPromptBudgetTokens is the window assumed when the model's is
+// unknown, and the largest fold budget.
+const DefaultPromptBudgetTokens = 200000
+
+// MaxEmergencyFolds bounds the compactions after context-overflow refusals
+// in one iteration.
+const MaxEmergencyFolds = 3
+
+// Targets of the emergency folds: fractions of the window when the provider
+// said how large the request was, else fractions of the refused request.
+var (
+	foldMargins = [MaxEmergencyFolds]float64{0.9, 0.7, 0.5}
+	blindCuts   = [MaxEmergencyFolds]float64{0.5, 0.25, 0.1}
+)
+
+// Estimator constants: ~4 bytes of text per token, a few tokens of framing
+// per message, a flat cost per image (a data URL's length says nothing
+// about its tokens).
+const (
+	charsPerToken      = 4
+	tokensPerMessage   = 4
+	tokensPerImagePart = 1000
+)
+
+// ErrContextTooSmall is the start of a turn's error when its request could
+// not be made to fit the model's context window.
+const ErrContextTooSmall = "the context window is too small for the current request"
+
+// outputDroppedNote marks a settled output replaced to fit the window.
+const outputDroppedNote = "# ⋯ output dropped to fit the context window"
+
+// fencedResultPrefix opens a program's result for a model without tools.
+const fencedResultPrefix = "[python_execution result]\n"
+
+// Recap lets the loop drop the oldest prior turns of CONVERSATION-SO-FAR
+// from the turn's initial messages.
+type Recap struct {
+	// Positions are the prior turns' numbers, oldest first.
+	Positions []int
+	// Build returns the turn's initial messages with the oldest drop prior
+	// turns folded into one line (prompt.UserInput.DropTurns), 0 <= drop
+	// <= len(Positions). Build(0) is Turn.Messages.
+	Build func(drop int) []chat.Message
+}
+
+// FoldBudget is the request size, in tokens, above which the loop folds:
+// 90 % of the window when it is below DefaultPromptBudgetTokens, else
+// DefaultPromptBudgetTokens. window <= 0 means unknown (200,000).
+func FoldBudget(window int) int {
+	if window <= 0 {
+		window = DefaultPromptBudgetTokens
+	}
+	if window < DefaultPromptBudgetTokens {
+		return window * 9 / 10
+	}
+	return DefaultPromptBudgetTokens
+}
+
+// EstimateTokens estimates what messages cost in tokens: ~4 bytes of text
+// (content, text parts, tool-call names and arguments) per token, 4 tokens
+// of framing per message and 1,000 per image.
+func EstimateTokens(msgs []chat.Message) int {
+	n := 0
+	for i := range msgs {
+		n += messageTokens(&msgs[i])
+	}
+	return n
+}
+
+func messageTokens(m *chat.Message) int {
+	chars := len(m.Content)
+	n := tokensPerMessage
+	for _, p := range m.Parts {
+		if p.Type == "image_url" {
+			n += tokensPerImagePart
+			continue
+		}
+		chars += len(p.Text)
+	}
+	for _, c := range m.ToolCalls {
+		chars += len(c.Name) + len(c.Arguments)
+	}
+	return n + (chars+charsPerToken-1)/charsPerToken
+}
+
+var (
+	limitREs = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)maximum context length is (\d[\d,]*)`),
+		regexp.MustCompile(`(?i)(\d[\d,]*) tokens? maximum`),
+		regexp.MustCompile(`(?i)> (\d[\d,]*) maximum`),
+		regexp.MustCompile(`(?i)context (?:length|size|window) of (?:only )?(\d[\d,]*)`),
+		regexp.MustCompile(`(?i)available context size \((\d[\d,]*)`),
+	}
+	measuredREs = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\((\d[\d,]*) in the messages`),
+		regexp.MustCompile(`(?i)(?:resulted in|you requested|prompt is too long:) (\d[\d,]*) tokens`),
+		regexp.MustCompile(`(?i)request \((\d[\d,]*) tokens\)`),
+	}
+)
+
+// parseOverflow reads the window and the refused request's size, in
+// tokens, from a provider's context-overflow message (OpenAI, vLLM,
+// Anthropic, LM Studio, llama.cpp wordings); 0 when it does not say.
+func parseOverflow(msg string) (limit, measured int) {
+	num := func(res []*regexp.Regexp) int {
+		for _, re := range res {
+			if m := re.FindStringSubmatch(msg); m != nil {
+				if n, err := strconv.Atoi(strings.ReplaceAll(m[1], ",", "")); err == nil && n > 0 {
+					return n
+				}
+			}
+		}
+		return 0
+	}
+	return num(limitREs), num(measuredREs)
+}
+
+// windowTokens is the window the turn works with: the model's, else
+// DefaultPromptBudgetTokens.
+func (tr *turnRun) windowTokens() int {
+	if tr.t.ContextLimit > 0 {
+		return tr.t.ContextLimit
+	}
+	return DefaultPromptBudgetTokens
+}
+
+// ratio is how many provider tokens one estimated token is worth, measured
+// on this session's last request (1 until measured).
+func (tr *turnRun) ratio() float64 {
+	if tr.State != nil && tr.State.TokenRatio > 0 {
+		return tr.State.TokenRatio
+	}
+	return 1
+}
+
+// calibrate records the provider's count of a request against its estimate.
+func (tr *turnRun) calibrate(measured, estimated int) {
+	if tr.State == nil || measured <= 0 || estimated <= 0 {
+		return
+	}
+	tr.State.TokenRatio = min(max(float64(measured)/float64(estimated), 0.5), 4)
+}
+
+// compaction is what one compaction dropped.
+type compaction struct {
+	outputs int // settled outputs replaced by stubs
+	turns   int // prior turns of the recap now dropped (cumulative)
+}
+
+func (c compaction) any() bool { return c.outputs > 0 || c.turns > 0 }
+
+// isResult reports whether msgs[i] is a program's output.
+func isResult(m *chat.Message) bool {
+	return m.Role == chat.RoleTool || (m.Role == chat.RoleUser && strings.HasPrefix(m.Content, fencedResultPrefix))
+}
+
+// compact shrinks tr.msgs toward target estimated tokens: settled outputs
+// first (oldest first), then the oldest prior turns of the recap. It stops
+// as soon as the estimate is at or below target and returns what it did.
+func (tr *turnRun) compact(target int) compaction {
+	var c compaction
+	est := EstimateTokens(tr.msgs)
+	// The newest iteration's outputs follow the last assistant message.
+	newest := len(tr.msgs)
+	for i := len(tr.msgs) - 1; i >= tr.base; i-- {
+		if tr.msgs[i].Role == chat.RoleAssistant {
+			newest = i
+			break
+		}
+	}
+	if newest == len(tr.msgs) {
+		newest = tr.base // no assistant message: nothing of this turn is settled
+	}
+	for i := tr.base; i < newest && est > target; i++ {
+		m := &tr.msgs[i]
+		if !isResult(m) {
+			continue
+		}
+		stub, ok := stubOutput(m.Content)
+		if !ok {
+			continue
+		}
+		before := messageTokens(m)
+		m.Content = stub
+		est += messageTokens(m) - before
+		c.outputs++
+	}
+	if est > target && tr.t.Recap != nil && tr.dropped < len(tr.t.Recap.Positions) {
+		rest := EstimateTokens(tr.msgs[tr.base:])
+		n := len(tr.t.Recap.Positions)
+		// The smallest drop that fits, else all of them.
+		k := tr.dropped + 1 + sort.Search(n-tr.dropped, func(j int) bool {
+			return EstimateTokens(tr.t.Recap.Build(tr.dropped+1+j))+rest <= target
+		})
+		k = min(k, n)
+		tr.replaceInitial(tr.t.Recap.Build(k))
+		tr.dropped = k
+		c.turns = k
+	}
+	return c
+}
+
+// replaceInitial swaps the turn's initial messages (before tr.base) for
+// init, keeping what the iterations appended.
+func (tr *turnRun) replaceInitial(init []chat.Message) {
+	rest := tr.msgs[tr.base:]
+	msgs := make([]chat.Message, 0, len(init)+len(rest))
+	msgs = append(append(msgs, init...), rest...)
+	tr.base = len(init)
+	tr.msgs = msgs
+}
+
+// stubOutput replaces the body of one output with outputDroppedNote and its
+// size, keeping the `# tN/iM` header and the `session[...]` delta lines
+// after it; false when that would not make it shorter or it is a stub
+// already.
+func stubOutput(content string) (string, bool) {
+	prefix, body := "", content
+	if strings.HasPrefix(body, fencedResultPrefix) {
+		prefix, body = fencedResultPrefix, body[len(fencedResultPrefix):]
+	}
+	header := ""
+	if strings.HasPrefix(body, "# t") {
+		if i := strings.IndexByte(body, '\n'); i > 0 {
+			header, body = body[:i+1], body[i+1:]
+		} else {
+			header, body = body+"\n", ""
+		}
+	}
+	if strings.HasPrefix(body, outputDroppedNote) {
+		return content, false
+	}
+	delta := ""
+	if i := strings.LastIndex(body, "\n\n"); i >= 0 && isDeltaLines(body[i+2:]) {
+		delta, body = body[i:], body[:i]
+	}
+	stub := fmt.Sprintf("%s%s%s (%s chars) — re-run a narrower program if you need it again%s",
+		prefix, header, outputDroppedNote, thousands(len([]rune(body))), delta)
+	if len(stub) >= len(content) {
+		return content, false
+	}
+	return stub, true
+}
+
+// isDeltaLines reports whether s is only `session[...]` / `del session[...]`
+// lines.
+func isDeltaLines(s string) bool {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return false
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(l, "session[") && !strings.HasPrefix(l, "del session[") {
+			return false
+		}
+	}
+	return true
+}
+
+// thousands renders n with comma separators: 48213 → "48,213".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// fitAtStart drops the oldest prior turns from the turn's initial messages
+// when they exceed the fold budget (spec §2.9: fold before a request that
+// would exceed it rather than wait for a refusal).
+func (tr *turnRun) fitAtStart() {
+	if tr.t.Recap == nil || len(tr.t.Recap.Positions) == 0 {
+		return
+	}
+	budget := int(float64(FoldBudget(tr.t.ContextLimit)) / tr.ratio())
+	if EstimateTokens(tr.msgs) <= budget {
+		return
+	}
+	if c := tr.compact(budget); c.any() {
+		tr.warnCompacted(c, "")
+	}
+}
+
+// fitBeforeRequest compacts the request when the model's window is known and
+// the request would exceed it, so no refused round trip is spent.
+func (tr *turnRun) fitBeforeRequest() {
+	if tr.t.ContextLimit <= 0 {
+		return
+	}
+	r := tr.ratio()
+	if float64(EstimateTokens(tr.msgs))*r <= float64(tr.t.ContextLimit) {
+		return
+	}
+	if c := tr.compact(int(foldMargins[0] * float64(tr.t.ContextLimit) / r)); c.any() {
+		tr.warnCompacted(c, "")
+	}
+}
+
+// warnCompacted publishes the warning event the window's banner and
+// `vis run --json` show.
+func (tr *turnRun) warnCompacted(c compaction, why string) {
+	var what []string
+	if c.outputs > 0 {
+		what = append(what, fmt.Sprintf("%d older output(s)", c.outputs))
+	}
+	if c.turns > 0 {
+		p := tr.t.Recap.Positions
+		span := strconv.Itoa(p[0])
+		if c.turns > 1 {
+			span += "–" + strconv.Itoa(p[c.turns-1])
+		}
+		what = append(what, "turn(s) "+span)
+	}
+	msg := "Context window full: dropped " + strings.Join(what, " and ") + " from the request"
+	if why != "" {
+		msg += " (" + why + ")"
+	}
+	msg += "; the transcript keeps everything."
+	tr.publish(events.Warning, tr.iter, map[string]any{"message": msg, "context": map[string]any{
+		"outputs_dropped": c.outputs, "turns_dropped": c.turns, "request_tokens": EstimateTokens(tr.msgs),
+	}})
+}
+
+// overflowError is the provider's refusal after the loop ran out of ways
+// to shrink the request.
+type overflowError struct {
+	model          string
+	window, tokens int
+	last           error
+}
+
+func (e *overflowError) Error() string {
+	return fmt.Sprintf("%s: model %q has a %s-token window and the request is still about %s tokens after dropping older outputs and turns. "+
+		"Start a new session, pick a model with a larger window, or set `context:` on the model in config.yml to its real window so older turns are folded before sending. (provider: %v)",
+		ErrContextTooSmall, e.model, thousands(e.window), thousands(e.tokens), e.last)
+}
+
+func (e *overflowError) Unwrap() error { return e.last }
+
+// overflow handles a context-overflow refusal before any output: it
+// compacts the request and re-issues it, up to MaxEmergencyFolds times,
+// each attempt strictly smaller than the last. It returns the outcome of
+// the last request, or an *overflowError when no attempt fitted or the
+// request could not shrink.
+func (tr *turnRun) overflow(pe *provider.Error) (provider.Response, error) {
+	window, measured := parseOverflow(pe.Message)
+	if window == 0 {
+		window = tr.windowTokens()
+	}
+	est := EstimateTokens(tr.msgs)
+	if measured > 0 {
+		tr.calibrate(measured, est)
+	}
+	refused := float64(est) * tr.ratio() // provider tokens
+	prev := refused
+	var last error = pe
+	for attempt := 0; attempt < MaxEmergencyFolds; attempt++ {
+		target := foldMargins[attempt] * float64(window)
+		if target >= prev {
+			// The window we know cannot be the one that refused: cut blind.
+			target = blindCuts[attempt] * refused
+		}
+		c := tr.compact(int(target / tr.ratio()))
+		size := float64(EstimateTokens(tr.msgs)) * tr.ratio()
+		if !c.any() || size >= prev {
+			break // nothing left to drop
+		}
+		prev = size
+		tr.warnCompacted(c, fmt.Sprintf("attempt %d of %d after the provider refused a request of about %s tokens",
+			attempt+1, MaxEmergencyFolds, thousands(int(math.Round(refused)))))
+		tr.publish(events.ProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": "context-overflow"})
+		resp, err := tr.stream()
+		var again *provider.Error
+		if err == nil || !asProviderError(err, &again) || again.Kind != provider.KindContextOverflow || again.Partial {
+			return resp, err
+		}
+		last = err
+		if w, m := parseOverflow(again.Message); w > 0 || m > 0 {
+			if w > 0 {
+				window = w
+			}
+			if m > 0 {
+				tr.calibrate(m, EstimateTokens(tr.msgs))
+				prev = float64(m)
+			}
+		}
+	}
+	return provider.Response{}, &overflowError{model: tr.t.ModelName, window: window, tokens: int(math.Round(prev)), last: last}
+}

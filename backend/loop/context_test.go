@@ -1,0 +1,328 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/prompt"
+	"github.com/visdesktop/vis/backend/provider/providertest"
+)
+
+// printing returns a reply whose program prints n copies of c.
+func printing(c string, n int) providertest.Reply {
+	return providertest.Reply{Code: fmt.Sprintf("print(%q * %d)", c, n)}
+}
+
+func wireJSON(rec providertest.Recorded) string {
+	b, _ := json.Marshal(rec.Body["messages"])
+	return string(b)
+}
+
+// isPrefix reports whether request a's messages are a byte-exact prefix of b's.
+func isPrefix(a, b providertest.Recorded) bool {
+	x, y := wireJSON(a), wireJSON(b)
+	return strings.HasPrefix(y, x[:len(x)-1])
+}
+
+func warnings(ch <-chan events.Event) []string {
+	var out []string
+	for {
+		select {
+		case e := <-ch:
+			if e.Phase == events.Warning {
+				out = append(out, fmt.Sprint(e.Data["message"]))
+			}
+		default:
+			return out
+		}
+	}
+}
+
+// A turn whose 4th request no longer fits the window: the loop drops the
+// settled outputs (iterations 1 and 2, oldest first) from the request,
+// re-issues it, and the turn completes; later requests build on the
+// compacted messages byte for byte.
+func TestOverflowDropsSettledOutputsAndCompletes(t *testing.T) {
+	// The fake's window in characters: the 4th request (~12,200) does not
+	// fit; the loop aims at 90 % of it, which needs two outputs dropped.
+	const window = 8000
+	answer := providertest.Reply{Content: []string{"All three read."}, MaxInputChars: window}
+	next := printing("D", 100)
+	next.MaxInputChars = window
+	r := newRig(t, false, printing("A", 4000), printing("B", 4000), printing("C", 4000), next, answer)
+	ch, stop := r.broker.Subscribe(1024)
+	defer stop()
+	res := r.turn(context.Background(), "read them", false)
+	if res.Status != StatusDone || res.Answer != "All three read." || res.Iterations != 5 {
+		t.Fatalf("result = %+v", res)
+	}
+	reqs := r.llm.Requests()
+	if len(reqs) != 6 || r.llm.Refused() != 1 {
+		t.Fatalf("%d requests, %d refused; want 6 and 1", len(reqs), r.llm.Refused())
+	}
+	refused, reissued := reqs[3], reqs[4]
+	if a, b := providertest.InputChars(refused.Messages), providertest.InputChars(reissued.Messages); b >= a || b > window {
+		t.Fatalf("re-issued request has %d chars (refused: %d, window %d)", b, a, window)
+	}
+	var results []string
+	for _, m := range reissued.Messages {
+		if m["role"] == "tool" {
+			results = append(results, fmt.Sprint(m["content"]))
+		}
+	}
+	if len(results) != 3 {
+		t.Fatalf("tool results %q", results)
+	}
+	for i, c := range []string{"A", "B"} {
+		want := fmt.Sprintf("# t1/i%d\n# ⋯ output dropped to fit the context window (4,000 chars) — re-run a narrower program if you need it again\n\nsession[", i+1)
+		if !strings.HasPrefix(results[i], want) || strings.Contains(results[i], c+c) {
+			t.Errorf("output %d = %.200q, want the stub %q and the delta lines", i+1, results[i], want)
+		}
+	}
+	if !strings.Contains(results[2], strings.Repeat("C", 4000)) {
+		t.Error("the newest output was dropped too")
+	}
+	if !isPrefix(reissued, reqs[5]) {
+		t.Error("the request after the compaction does not extend the compacted request")
+	}
+	if w := warnings(ch); len(w) != 1 || !strings.HasPrefix(w[0], "Context window full: dropped 2 older output(s) from the request") {
+		t.Errorf("warnings = %q", w)
+	}
+	// The store keeps every output in full.
+	turns, _ := r.store.ListTurns(context.Background(), r.sid)
+	its, _ := r.store.ListIterations(context.Background(), turns[0].ID)
+	if len(its) != 5 || its[0].Output != strings.Repeat("A", 4000)+"\n" || its[1].Output != strings.Repeat("B", 4000)+"\n" {
+		t.Fatalf("stored iterations lost their outputs: %d iterations", len(its))
+	}
+}
+
+// A provider that never says how large the request was, and keeps refusing:
+// three blind cuts, each request smaller than the one before, then the turn
+// ends with an error that says what to do.
+func TestOverflowThreeAttemptsThenClearError(t *testing.T) {
+	var script []providertest.Reply
+	for _, c := range "ABCDEFGHIJKLMNOPQRST" { // 20 outputs: enough to drop some at each cut
+		script = append(script, printing(string(c), 2000))
+	}
+	for range 4 {
+		script = append(script, providertest.Reply{Status: 400, Message: "Input is too long for the context window."})
+	}
+	r := newRig(t, false, script...)
+	ch, stop := r.broker.Subscribe(1024)
+	defer stop()
+	res := r.turn(context.Background(), "read them all", false)
+	if res.Status != StatusError || !strings.HasPrefix(res.Error, ErrContextTooSmall) {
+		t.Fatalf("result = %+v", res)
+	}
+	for _, what := range []string{"new session", "larger window", "`context:`", "config.yml"} {
+		if !strings.Contains(res.Error, what) {
+			t.Errorf("error does not say %q: %s", what, res.Error)
+		}
+	}
+	reqs := r.llm.Requests()
+	if len(reqs) != 24 || r.llm.Pending() != 0 {
+		t.Fatalf("%d requests, %d replies left; want 24 and 0", len(reqs), r.llm.Pending())
+	}
+	var sizes []int
+	for _, rec := range reqs[20:] {
+		sizes = append(sizes, providertest.InputChars(rec.Messages))
+	}
+	for i := 1; i < len(sizes); i++ {
+		if sizes[i] >= sizes[i-1] {
+			t.Fatalf("attempt %d is not smaller than the one before: sizes %v", i, sizes)
+		}
+	}
+	if w := warnings(ch); len(w) != 3 || !strings.Contains(w[2], "attempt 3 of 3") {
+		t.Errorf("warnings = %q", w)
+	}
+	turns, _ := r.store.ListTurns(context.Background(), r.sid)
+	if turns[0].Status != StatusError || !strings.HasPrefix(turns[0].Error, ErrContextTooSmall) {
+		t.Errorf("stored turn = %+v", turns[0])
+	}
+}
+
+// A request that cannot shrink (the user's own message is larger than the
+// window) is not re-issued: the error comes at once.
+func TestOverflowWithNothingToDrop(t *testing.T) {
+	r := newRig(t, false, providertest.Reply{Content: []string{"never"}, MaxInputChars: 100})
+	res := r.turn(context.Background(), strings.Repeat("long request ", 20), false)
+	if res.Status != StatusError || !strings.HasPrefix(res.Error, ErrContextTooSmall) || !strings.Contains(res.Error, `"m" has a 25-token window`) {
+		t.Fatalf("result = %+v", res)
+	}
+	if n := len(r.llm.Requests()); n != 1 {
+		t.Fatalf("%d requests for a request that cannot shrink", n)
+	}
+}
+
+// recapRig returns initial messages with n prior turns whose answers are
+// long, and the Recap that rebuilds them.
+func recapMessages(n, answerChars int, text string) ([]chat.Message, *Recap) {
+	var prev []prompt.TurnRecap
+	var pos []int
+	for i := 1; i <= n; i++ {
+		prev = append(prev, prompt.TurnRecap{Position: i, Request: fmt.Sprintf("question %d", i), Status: prompt.StatusDone,
+			Answer: fmt.Sprintf("answer %d: %s", i, strings.Repeat("x", answerChars))})
+		pos = append(pos, i)
+	}
+	build := func(drop int) []chat.Message {
+		return prompt.InitialMessages([]chat.Message{chat.System("SYS")}, prompt.UserInput{Text: text, Previous: prev, DropTurns: drop})
+	}
+	return build(0), &Recap{Positions: pos, Build: build}
+}
+
+func (r *rig) turnRecap(ctx context.Context, limit int, msgs []chat.Message, recap *Recap) Result {
+	r.t.Helper()
+	res, err := r.runner.Run(ctx, Turn{SessionID: r.sid, Request: "now", Channel: "cli", ModelName: "m",
+		ContextLimit: limit, Messages: msgs, Recap: recap,
+		View: func(turn, iter int, util map[string]any) map[string]any { return map[string]any{"id": r.sid} }})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return res
+}
+
+// At turn start, a recap larger than the fold budget loses its oldest
+// turns before the first request; the newest turns and the request stay.
+func TestRecapFoldedAtTurnStart(t *testing.T) {
+	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}})
+	ch, stop := r.broker.Subscribe(256)
+	defer stop()
+	msgs, recap := recapMessages(10, 2000, "now")
+	// 10 turns of ~2,000 chars ≈ 5,000 tokens; a 2,000-token window folds at 1,800.
+	res := r.turnRecap(context.Background(), 2000, msgs, recap)
+	if res.Status != StatusDone {
+		t.Fatalf("%+v", res)
+	}
+	user := fmt.Sprint(r.llm.Requests()[0].Messages[1]["content"])
+	if !strings.HasPrefix(user, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–7 to fit the context window\n\n# ── turn 8 ──") ||
+		!strings.Contains(user, "answer 10: ") || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow\n") {
+		t.Fatalf("first request's user message:\n%.300s", user)
+	}
+	if got := providertest.InputChars(r.llm.Requests()[0].Messages) / 4; got > FoldBudget(2000) {
+		t.Errorf("request of about %d tokens, budget %d", got, FoldBudget(2000))
+	}
+	if w := warnings(ch); len(w) != 1 || !strings.HasPrefix(w[0], "Context window full: dropped turn(s) 1–7 from the request") {
+		t.Errorf("warnings = %q", w)
+	}
+	// The stored prompt is what was sent.
+	turns, _ := r.store.ListTurns(context.Background(), r.sid)
+	full, _ := r.store.GetTurn(context.Background(), turns[0].ID)
+	if !strings.Contains(full.PromptJSON, "dropped turn(s) 1–7") {
+		t.Error("the stored turn prompt is not the folded one")
+	}
+}
+
+// After an overflow with no settled outputs to drop, the oldest turns of
+// the recap go.
+func TestOverflowFoldsTheRecap(t *testing.T) {
+	msgs, recap := recapMessages(6, 1000, "now")
+	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}, MaxInputChars: 3000})
+	res := r.turnRecap(context.Background(), 0, msgs, recap)
+	if res.Status != StatusDone {
+		t.Fatalf("%+v", res)
+	}
+	reqs := r.llm.Requests()
+	user := fmt.Sprint(reqs[len(reqs)-1].Messages[1]["content"])
+	if len(reqs) != 2 || !strings.Contains(user, "# ⋯ dropped turn(s) 1–") || !strings.Contains(user, "answer 6: ") {
+		t.Fatalf("%d requests; last user message:\n%.300s", len(reqs), user)
+	}
+}
+
+// With a known window, a request that would not fit is compacted before it
+// is sent: no refused round trip.
+func TestKnownWindowCompactsBeforeSending(t *testing.T) {
+	r := newRig(t, false, printing("A", 2000), printing("B", 2000), printing("C", 2000), printing("D", 2000),
+		providertest.Reply{Content: []string{"done"}})
+	r.llm.SetContextWindow(1500 * 4)
+	res := r.turnRecap(context.Background(), 1500, []chat.Message{chat.System("SYS"), chat.User("go")}, nil)
+	if res.Status != StatusDone || r.llm.Refused() != 0 {
+		t.Fatalf("result %+v, %d refused", res, r.llm.Refused())
+	}
+	last := r.llm.Requests()[4].Messages
+	if c := fmt.Sprint(last[3]["content"]); !strings.Contains(c, "# ⋯ output dropped to fit the context window (2,001 chars)") {
+		t.Errorf("first output not dropped: %.200q", c)
+	}
+}
+
+// The `session["utilization"]` the model sees carries the fold budget and,
+// from 75 % up, a hint that older outputs will be dropped.
+func TestUtilizationBudgetAndHint(t *testing.T) {
+	r := newRig(t, false,
+		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 800}},
+		providertest.Reply{Code: "print(2)", Usage: &chat.Usage{InputTokens: 400}},
+		providertest.Reply{Content: []string{"ok"}})
+	res, err := r.runner.Run(context.Background(), Turn{SessionID: r.sid, Request: "u", ModelName: "m", ContextLimit: 1000,
+		Messages: []chat.Message{chat.System("SYS"), chat.User("u")},
+		View: func(turn, iter int, util map[string]any) map[string]any {
+			v := map[string]any{"id": r.sid}
+			if util != nil {
+				v["utilization"] = util
+			}
+			return v
+		}})
+	if err != nil || res.Status != StatusDone {
+		t.Fatalf("%+v %v", res, err)
+	}
+	reqs := r.llm.Requests()
+	first := lastContent(reqs[1], 1)[0]
+	for _, want := range []string{`"auto_compress_above": 900`, `"saturation": 80`, `"hint": "FOLD SOON: the context window is 80% full.`, "Keep the important facts (paths, findings, decisions)"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first delta lacks %s:\n%s", want, first)
+		}
+	}
+	if strings.Contains(first, "fold_session") {
+		t.Error("the hint names a tool that does not exist")
+	}
+	if second := lastContent(reqs[2], 1)[0]; !strings.Contains(second, `del session["utilization"]["hint"]`) {
+		t.Errorf("the hint did not go away at 40%%:\n%s", second)
+	}
+}
+
+func TestContextHelpers(t *testing.T) {
+	for _, c := range []struct{ window, budget int }{{0, 200000}, {8000, 7200}, {128000, 115200}, {200000, 200000}, {1000000, 200000}} {
+		if got := FoldBudget(c.window); got != c.budget {
+			t.Errorf("FoldBudget(%d) = %d, want %d", c.window, got, c.budget)
+		}
+	}
+	for _, c := range []struct {
+		msg             string
+		limit, measured int
+	}{
+		{"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", 8192, 9000},
+		{"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).", 4096, 4000},
+		{"prompt is too long: 210000 tokens > 200000 maximum", 200000, 210000},
+		{"Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens", 4096, 0},
+		{"request (9,000 tokens) exceeds the available context size (8,192 tokens), try increasing it", 8192, 9000},
+		{"Input is too long for the context window.", 0, 0},
+	} {
+		if l, m := parseOverflow(c.msg); l != c.limit || m != c.measured {
+			t.Errorf("parseOverflow(%q) = %d, %d; want %d, %d", c.msg, l, m, c.limit, c.measured)
+		}
+	}
+	stubs := []struct{ in, want string }{
+		{"# t2/i3\n" + strings.Repeat("x", 1000) + "\n\nsession[\"scope\"][\"iter\"] = 4",
+			"# t2/i3\n# ⋯ output dropped to fit the context window (1,000 chars) — re-run a narrower program if you need it again\n\nsession[\"scope\"][\"iter\"] = 4"},
+		{"[python_execution result]\n# t1/i1\n" + strings.Repeat("é", 2000) + "\n",
+			"[python_execution result]\n# t1/i1\n# ⋯ output dropped to fit the context window (2,001 chars) — re-run a narrower program if you need it again"},
+		{"# t1/i1\nshort", "# t1/i1\nshort"}, // a stub would be longer
+	}
+	for _, c := range stubs {
+		got, _ := stubOutput(c.in)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("stubOutput (-want +got):\n%s", diff)
+		}
+		if again, ok := stubOutput(got); ok || again != got {
+			t.Errorf("a stub was stubbed again: %q", again)
+		}
+	}
+	if got := EstimateTokens([]chat.Message{chat.User("12345678"), {Role: chat.RoleUser, Parts: []chat.Part{{Type: "image_url", ImageURL: strings.Repeat("A", 1<<20)}, {Type: "text", Text: "abcd"}}}}); got != 4+2+4+1000+1 {
+		t.Errorf("EstimateTokens = %d", got)
+	}
+}
