@@ -587,15 +587,28 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	for _, sk := range skipped {
 		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, sk.Reason)}})
 	}
-	msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev, Images: attach.Wire(imgs), Skipped: skipped, SessionDelta: sinceLast})
-	effort := ""
+	effort, nudge := "", false
 	if rv.res.Reasoning != "" {
 		if rv.res.Model.Reasoning {
 			effort = rv.res.Reasoning
-		} else if prompt.NeedsReasoningNudge(rv.res.Reasoning, false) {
-			msgs = prompt.WithReasoningNudge(msgs)
+		} else {
+			nudge = prompt.NeedsReasoningNudge(rv.res.Reasoning, false)
 		}
 	}
+	// recap.Build(k) is the turn's first messages with the oldest k prior
+	// turns dropped: the loop folds them when the window is too small.
+	wired := attach.Wire(imgs)
+	recap := &loop.Recap{Build: func(drop int) []chat.Message {
+		msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev, DropTurns: drop, Images: wired, Skipped: skipped, SessionDelta: sinceLast})
+		if nudge {
+			msgs = prompt.WithReasoningNudge(msgs)
+		}
+		return msgs
+	}}
+	for _, p := range prev {
+		recap.Positions = append(recap.Positions, p.Position)
+	}
+	msgs := recap.Build(0)
 	if s, err := e.store.GetSession(ctx, id); err == nil && s.Title == "" {
 		title := req.Text
 		if args, ok := goals.CutCommand(strings.TrimSpace(req.Text)); ok && goalRun {
@@ -609,7 +622,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	res, err := runner.Run(rctx, loop.Turn{
 		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
-		Messages: msgs, View: view, DeferEnd: true,
+		Messages: msgs, Recap: recap, View: view, DeferEnd: true,
 		Goal: &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
 		OnStart: func(ctx context.Context, turnID int64) {
 			if _, err := attach.Save(ctx, e.store, id, turnID, imgs); err != nil {
