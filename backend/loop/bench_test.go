@@ -3,11 +3,14 @@ package loop
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider/providertest"
@@ -106,4 +109,74 @@ func BenchmarkPrefixStability(b *testing.B) {
 	sort.Float64s(cacheable)
 	b.ReportMetric(cacheable[len(cacheable)/2], "median-cacheable-fraction")
 	b.ReportMetric(minPrefix, "min-prefix-of-previous")
+}
+
+// compactionFixture is a 50-iteration turn (each program printed ~4 KB)
+// after a 20-turn recap with ~2 KB answers, on the real stable prompt.
+func compactionFixture(b *testing.B) ([]chat.Message, *Recap, int) {
+	ws := b.TempDir()
+	stable, _ := prompt.StableMessages(prompt.Env{Workspace: ws, VisHome: b.TempDir(), UserHome: b.TempDir(), Channel: "cli"},
+		prompt.StableOptions{SessionBlock: prompt.SessionBlock(map[string]any{"id": "s", "workspace": map[string]any{"root": ws}})})
+	var prev []prompt.TurnRecap
+	for i := 1; i <= 20; i++ {
+		prev = append(prev, prompt.TurnRecap{Position: i, Request: "question", Status: prompt.StatusDone,
+			Ran: []string{"print(cat('a.py')['text'])"}, Answer: strings.Repeat("an answer ", 200)})
+	}
+	build := func(drop int) []chat.Message {
+		return prompt.InitialMessages(stable, prompt.UserInput{Text: "go on", Previous: prev, DropTurns: drop})
+	}
+	msgs := build(0)
+	base := len(msgs)
+	for i := 1; i <= 50; i++ {
+		id := fmt.Sprintf("call_%d", i)
+		msgs = append(msgs,
+			chat.Message{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: id, Name: "python_execution", Arguments: `{"code":"r = grep('needle')\nfor m in r['matches'][:40]:\n    print(m['path'], m['line'], m['text'])"}`}}},
+			chat.Message{Role: chat.RoleTool, ToolCallID: id, Content: fmt.Sprintf("# t21/i%d\n%s\n\nsession[\"scope\"][\"iter\"] = %d", i, strings.Repeat("src/pkg/file.go:42: a matching line\n", 110), i+1)})
+	}
+	pos := make([]int, len(prev))
+	for i := range pos {
+		pos[i] = i + 1
+	}
+	return msgs, &Recap{Positions: pos, Build: build}, base
+}
+
+// BenchmarkCompaction measures one emergency compaction of a 50-iteration
+// turn: to 50 % of its size (settled outputs only) and to a size that also
+// needs the recap folded; and EstimateTokens, which every request now
+// pays. For scale it reports the request's estimated
+// tokens and the cost of JSON-encoding the messages once, which the
+// provider client does for every request anyway.
+func BenchmarkCompaction(b *testing.B) {
+	msgs, recap, base := compactionFixture(b)
+	total := EstimateTokens(msgs)
+	initial := EstimateTokens(msgs[:base])
+	for _, c := range []struct {
+		name   string
+		target int
+	}{
+		{"outputs-only", total / 2},
+		{"outputs-and-recap", initial / 2},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var tr turnRun
+			for b.Loop() {
+				tr = turnRun{t: Turn{Recap: recap}, msgs: append([]chat.Message(nil), msgs...), base: base}
+				tr.compact(c.target)
+			}
+			b.ReportMetric(float64(total), "tokens-before")
+			b.ReportMetric(float64(EstimateTokens(tr.msgs)), "tokens-after")
+		})
+	}
+	b.Run("estimate-per-request", func(b *testing.B) {
+		for b.Loop() {
+			EstimateTokens(msgs)
+		}
+	})
+	b.Run("json-encode-once", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(msgs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
