@@ -170,9 +170,13 @@ func (tr *turnRun) ratio() float64 {
 	return 1
 }
 
+// calibrateMin is the smallest request worth calibrating on: below it the
+// provider's fixed overhead (the tool definition) would dominate the ratio.
+const calibrateMin = 1000
+
 // calibrate records the provider's count of a request against its estimate.
 func (tr *turnRun) calibrate(measured, estimated int) {
-	if tr.State == nil || measured <= 0 || estimated <= 0 {
+	if tr.State == nil || measured <= 0 || estimated < calibrateMin {
 		return
 	}
 	tr.State.TokenRatio = min(max(float64(measured)/float64(estimated), 0.5), 4)

@@ -272,9 +272,14 @@ func TestUtilizationBudgetAndHint(t *testing.T) {
 	}
 	reqs := r.llm.Requests()
 	first := lastContent(reqs[1], 1)[0]
-	for _, want := range []string{`"auto_compress_above": 900`, `"saturation": 80`, `"hint": "FOLD SOON: the context window is 80% full.`, "Keep the important facts (paths, findings, decisions)"} {
+	for _, want := range []string{`"auto_compress_above": 900`, `"saturation": 80`, `"hint": "FOLD SOON: the context window is over 75% full.`, "Keep the important facts (paths, findings, decisions)"} {
 		if !strings.Contains(first, want) {
 			t.Errorf("first delta lacks %s:\n%s", want, first)
+		}
+	}
+	for last, want := range map[int]string{740: "", 750: "FOLD SOON", 900: "FOLD NOW", 1000: "FOLD NOW", 1001: "ACTION REQUIRED"} {
+		if got := utilizationHint(last, 1000); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
+			t.Errorf("hint at %d of 1000 = %q, want %s", last, got, want)
 		}
 	}
 	if strings.Contains(first, "fold_session") {
@@ -321,6 +326,15 @@ func TestContextHelpers(t *testing.T) {
 		if again, ok := stubOutput(got); ok || again != got {
 			t.Errorf("a stub was stubbed again: %q", again)
 		}
+	}
+	tr := turnRun{Runner: &Runner{State: &State{}}}
+	tr.calibrate(400, 10) // a tiny request: the tool definition dominates
+	if tr.ratio() != 1 {
+		t.Errorf("calibrated on a tiny request: %v", tr.ratio())
+	}
+	tr.calibrate(3000, 2000)
+	if tr.ratio() != 1.5 {
+		t.Errorf("ratio = %v, want 1.5", tr.ratio())
 	}
 	if got := EstimateTokens([]chat.Message{chat.User("12345678"), {Role: chat.RoleUser, Parts: []chat.Part{{Type: "image_url", ImageURL: strings.Repeat("A", 1<<20)}, {Type: "text", Text: "abcd"}}}}); got != 4+2+4+1000+1 {
 		t.Errorf("EstimateTokens = %d", got)

@@ -258,17 +258,18 @@ func (tr *turnRun) utilization() map[string]any {
 // utilizationHint tells the model how full the window is once it is at
 // least 75 % full (spec §1.7), and what happens next: the loop drops older
 // outputs on its own, so the facts that matter must live in the answer or
-// in files.
+// in files. The text changes only with the level, so the delta repeats it
+// only when the level moves.
 func utilizationHint(last, limit int) string {
 	const keep = "Keep the important facts (paths, findings, decisions) in your answer or in files, and print only what you need."
 	pct := last * 100 / limit
 	switch {
 	case last > limit:
-		return fmt.Sprintf("ACTION REQUIRED: the last request (%d tokens) was larger than the %d-token window; older outputs are being dropped from the request automatically. %s Finish the work soon.", last, limit, keep)
+		return "ACTION REQUIRED: the last request was larger than the context window; older outputs are being dropped from the request automatically. " + keep + " Finish the work soon."
 	case pct >= 90:
-		return fmt.Sprintf("FOLD NOW: the context window is %d%% full. When it fills, the oldest outputs of this turn, then the oldest turns of the conversation, are dropped from the request automatically. %s", pct, keep)
+		return "FOLD NOW: the context window is over 90% full. When it fills, the oldest outputs of this turn, then the oldest turns of the conversation, are dropped from the request automatically. " + keep
 	case pct >= 75:
-		return fmt.Sprintf("FOLD SOON: the context window is %d%% full. When it fills, older outputs are dropped from the request automatically. %s", pct, keep)
+		return "FOLD SOON: the context window is over 75% full. When it fills, older outputs are dropped from the request automatically. " + keep
 	}
 	return ""
 }
