@@ -5,9 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestExecPassesEnvAndReportsTimeouts(t *testing.T) {
