@@ -50,6 +50,8 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 	e := openEngineWithModel(t, llm, fmt.Sprintf("{name: small, context: %d}", window))
 	ctx := context.Background()
 	ws := t.TempDir()
+	ch, stop := e.Events().Subscribe(4096)
+	defer stop()
 	id := ""
 	for n := 1; n <= 8; n++ {
 		llm.Push(longAnswer(n))
@@ -61,6 +63,17 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 	}
 	if llm.Refused() != 0 {
 		t.Fatalf("%d requests refused: the recap was not folded before sending", llm.Refused())
+	}
+	// Folding at turn start is the steady state: one warning when it begins,
+	// not a banner on every turn.
+	warned := 0
+	for len(ch) > 0 {
+		if ev := <-ch; ev.Phase == events.Warning && strings.HasPrefix(fmt.Sprint(ev.Data["message"]), "Context window full") {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("%d context warnings over 8 turns, want 1", warned)
 	}
 	reqs := llm.Requests()
 	last := userMessage(reqs[len(reqs)-1])

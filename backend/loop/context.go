@@ -315,11 +315,17 @@ func (tr *turnRun) fitAtStart() {
 		return
 	}
 	budget := int(float64(FoldBudget(tr.t.ContextLimit)) / tr.ratio())
-	if EstimateTokens(tr.msgs) <= budget {
-		return
+	folded := false
+	if EstimateTokens(tr.msgs) > budget {
+		if c := tr.compact(budget); c.any() {
+			folded = true
+			if tr.State == nil || !tr.State.RecapFolded {
+				tr.warnCompacted(c, "")
+			}
+		}
 	}
-	if c := tr.compact(budget); c.any() {
-		tr.warnCompacted(c, "")
+	if tr.State != nil {
+		tr.State.RecapFolded = folded
 	}
 }
 

@@ -74,6 +74,10 @@ type State struct {
 	// measured request divided by EstimateTokens of it (0 = not measured):
 	// the loop's size estimates are scaled by it.
 	TokenRatio float64
+	// RecapFolded: the last turn started with its recap folded. Folding at
+	// turn start is a long session's steady state on a small window: the
+	// warning is published when it starts, not on every turn after.
+	RecapFolded bool
 }
 
 // Goal lets a session goal (seed 003) steer a turn. The engine adapts
