@@ -68,9 +68,10 @@ func fixture(t *testing.T, db *sql.DB, v int) {
 	if v >= 1 {
 		stmts = append(stmts,
 			`INSERT INTO sessions (id, workspace, title, model, created_at, updated_at) VALUES ('s1', '/old', 'Old session', 'm', 1000, 2000)`,
-			`INSERT INTO turns (id, session_id, position, request, channel, status, answer, iterations, input_tokens, started_at, finished_at, duration_ms)
-			 VALUES (7, 's1', 1, 'ancient request', 'cli', 'done', 'ancient answer', 1, 42, 1000, 1500, 500)`,
-			`INSERT INTO iterations (id, turn_id, position, status, code, started_at, finished_at) VALUES (70, 7, 1, 'done', 'print(1)', 1000, 1400)`,
+			`INSERT INTO turns (id, session_id, position, request, channel, status, answer, iterations, input_tokens, prompt_json, started_at, finished_at, duration_ms)
+			 VALUES (7, 's1', 1, 'ancient request', 'cli', 'done', 'ancient answer', 1, 42, '[{"role":"user","content":"ancient request"}]', 1000, 1500, 500)`,
+			`INSERT INTO iterations (id, turn_id, position, status, code, appended_json, started_at, finished_at)
+			 VALUES (70, 7, 1, 'done', 'print(1)', '[{"role":"assistant","content":"ancient answer"}]', 1000, 1400)`,
 			`INSERT INTO attachments (session_id, turn_id, media_type, size_bytes, bytes, created_at) VALUES ('s1', 7, 'image/png', 3, x'010203', 1000)`,
 		)
 	}
@@ -78,6 +79,13 @@ func fixture(t *testing.T, db *sql.DB, v int) {
 		stmts = append(stmts,
 			`INSERT INTO goals (session_id, goal_id, objective, status, iterations_used, version, revision, created_at, updated_at)
 			 VALUES ('s1', 'g1', 'ship it', 'paused', 4, 2, 5, 1000, 1800)`)
+	}
+	if v >= 6 {
+		stmts = append(stmts,
+			`INSERT INTO turns (id, session_id, position, request, status, iterations, prompt_json, started_at)
+			 VALUES (8, 's1', 2, 'compacted', 'done', 1, '[]', 1600)`,
+			`INSERT INTO iterations (id, turn_id, position, status, request_json, started_at, finished_at)
+			 VALUES (80, 8, 1, 'done', '[{"role":"user","content":"stub"}]', 1600, 1700)`)
 	}
 	for _, q := range stmts {
 		if _, err := db.Exec(q); err != nil {
@@ -91,7 +99,11 @@ func fixture(t *testing.T, db *sql.DB, v int) {
 // is intact, searchable, and the schema is the same as a fresh database's.
 func TestMigrateFromEveryVersion(t *testing.T) {
 	ctx := context.Background()
-	fresh := schema(t, openTest(t).db)
+	latest := openTest(t)
+	fresh := schema(t, latest.db)
+	// The fixture's newest rows fit the current schema, so the next
+	// migration's from_N case starts from valid data.
+	fixture(t, latest.db, len(embedded))
 	for k := 0; k < len(embedded); k++ {
 		t.Run(fmt.Sprintf("from_%d", k), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "vis.db")
@@ -125,7 +137,11 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sess.Title != "Old session" || sess.Turns != 1 || sess.Updated.UnixMilli() != 2000 {
+			wantTurns := 1
+			if k >= 6 {
+				wantTurns = 2
+			}
+			if sess.Title != "Old session" || sess.Turns != wantTurns || sess.Updated.UnixMilli() != 2000 {
 				t.Errorf("session after migration = %+v", sess)
 			}
 			turn, err := s.GetTurn(ctx, 7)
@@ -135,9 +151,22 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 			if turn.Answer != "ancient answer" || turn.Usage.InputTokens != 42 || turn.DurationMs != 500 {
 				t.Errorf("turn after migration = %+v", turn)
 			}
+			if turn, err := s.GetTurn(ctx, 7); err != nil || turn.PromptJSON != `[{"role":"user","content":"ancient request"}]` {
+				t.Errorf("turn prompt after migration = %q, %v", turn.PromptJSON, err)
+			}
 			its, err := s.ListIterations(ctx, 7)
-			if err != nil || len(its) != 1 || its[0].Code != "print(1)" {
+			if err != nil || len(its) != 1 || its[0].Code != "print(1)" || its[0].AppendedJSON != `[{"role":"assistant","content":"ancient answer"}]` {
 				t.Errorf("iterations after migration = %+v, %v", its, err)
+			}
+			// A turn from before requests were recorded reads as the prompt
+			// plus what its iterations appended.
+			if pos, req, err := s.RecordedRequest(ctx, 7, 1); err != nil || pos != 0 || req != "" {
+				t.Errorf("RecordedRequest of an old turn = %d, %q, %v; want none", pos, req, err)
+			}
+			if k >= 6 {
+				if pos, req, err := s.RecordedRequest(ctx, 8, 1); err != nil || pos != 1 || req != `[{"role":"user","content":"stub"}]` {
+					t.Errorf("RecordedRequest after migration = %d, %q, %v", pos, req, err)
+				}
 			}
 			atts, err := s.ListAttachments(ctx, "s1", 7)
 			if err != nil || len(atts) != 1 {
@@ -159,8 +188,15 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 				}
 			}
 			// The migrated database takes new writes.
-			if _, err := s.StartTurn(ctx, "s1", "new", "cli"); err != nil {
-				t.Errorf("StartTurn after migration: %v", err)
+			nt, err := s.StartTurn(ctx, "s1", "new", "cli")
+			if err != nil {
+				t.Fatalf("StartTurn after migration: %v", err)
+			}
+			if _, err := s.AddIteration(ctx, Iteration{TurnID: nt.ID, Status: IterationDone, RequestJSON: `[{"role":"user","content":"new"}]`}); err != nil {
+				t.Fatalf("AddIteration with a request after migration: %v", err)
+			}
+			if pos, req, err := s.RecordedRequest(ctx, nt.ID, 1); err != nil || pos != 1 || req != `[{"role":"user","content":"new"}]` {
+				t.Errorf("RecordedRequest of a new turn after migration = %d, %q, %v", pos, req, err)
 			}
 		})
 	}

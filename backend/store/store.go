@@ -16,6 +16,11 @@
 //     cut off by a crash keeps every iteration already added, and the next
 //     process turns it into an "interrupted" turn with InterruptRunning.
 //   - Absent rows are reported with errors that wrap ErrNotFound.
+//   - The messages sent for each request of a turn are kept without
+//     repetition: the turn's prompt, what each iteration appended, and, only
+//     for an iteration whose request the loop compacted to fit the context
+//     window, that request in full (see Iteration for the rule that rebuilds
+//     any iteration's request, and RecordedRequest).
 //
 // Concurrency: a *Store is safe for concurrent use by any number of
 // goroutines. It holds one *sql.DB of at most 8 connections. Reads run in

@@ -436,6 +436,47 @@ func TestConcurrentPositions(t *testing.T) {
 	}
 }
 
+// An iteration records its request only when the loop compacted it;
+// RecordedRequest finds the newest one at or before an iteration, and an
+// ordinary iteration stores NULL (nothing).
+func TestRecordedRequest(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	sess := mustSession(t, s, "/w", "t")
+	turn := mustTurn(t, s, sess.ID, "long work")
+	req := map[int]string{
+		2: `[{"role":"user","content":"compacted at 2"}]`,
+		4: `[{"role":"user","content":"compacted at 4"}]`,
+	}
+	for pos := 1; pos <= 5; pos++ {
+		mustIteration(t, s, Iteration{TurnID: turn.ID, Status: IterationDone, AppendedJSON: `[]`, RequestJSON: req[pos]})
+	}
+	tests := []struct {
+		iter    int
+		wantPos int
+	}{{0, 0}, {1, 0}, {2, 2}, {3, 2}, {4, 4}, {5, 4}, {9, 4}}
+	for _, tt := range tests {
+		pos, got, err := s.RecordedRequest(ctx, turn.ID, tt.iter)
+		if err != nil || pos != tt.wantPos || got != req[tt.wantPos] {
+			t.Errorf("RecordedRequest(%d) = %d, %q, %v; want %d, %q", tt.iter, pos, got, err, tt.wantPos, req[tt.wantPos])
+		}
+	}
+	if pos, got, err := s.RecordedRequest(ctx, turn.ID+99, 3); err != nil || pos != 0 || got != "" {
+		t.Errorf("RecordedRequest of an absent turn = %d, %q, %v", pos, got, err)
+	}
+	var nulls int
+	if err := s.db.QueryRow(`SELECT count(*) FROM iterations WHERE turn_id = ? AND request_json IS NULL`, turn.ID).Scan(&nulls); err != nil || nulls != 3 {
+		t.Errorf("%d iterations store no request (%v), want the 3 uncompacted ones", nulls, err)
+	}
+	its, err := s.ListIterations(ctx, turn.ID)
+	if err != nil || len(its) != 5 || its[1].RequestJSON != "" {
+		t.Errorf("ListIterations = %d iterations, %v; RequestJSON must stay unread", len(its), err)
+	}
+	if _, err := s.AddIteration(ctx, Iteration{TurnID: turn.ID, Status: IterationDone, RequestJSON: "[not json"}); err == nil {
+		t.Error("AddIteration accepted a request that is not JSON")
+	}
+}
+
 func TestCascadeDelete(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)

@@ -66,6 +66,17 @@ type TurnOutcome struct {
 
 // Iteration is one provider round trip and the program it ran. Position
 // counts 1..n within the turn.
+//
+// The messages sent for iteration N's request are kept without repeating
+// them: they are the turn's PromptJSON followed by the AppendedJSON of
+// iterations 1..N-1 — unless the loop compacted the request to fit the
+// context window (settled outputs replaced by stubs, the recap's oldest
+// turns dropped), which breaks that prefix. Such an iteration records its
+// request as sent in RequestJSON, and from then on the rule starts there:
+// the request of iteration N is the newest RequestJSON at or before N (see
+// RecordedRequest), else PromptJSON, followed by the AppendedJSON of every
+// iteration from that one up to N-1. An iteration whose request was not
+// compacted records no RequestJSON, so ordinary turns store nothing more.
 type Iteration struct {
 	ID            int64
 	TurnID        int64
@@ -79,12 +90,17 @@ type Iteration struct {
 	Answer        string
 	Model         string
 	ToolCallsJSON string // JSON, or ""
-	AppendedJSON  string // messages appended before this iteration's request (JSON), or ""
+	AppendedJSON  string // messages this iteration appended after its request (JSON), or ""
 	Usage         chat.Usage
 	Started       time.Time
 	Finished      time.Time
 	LLMMs         int64
 	EvalMs        int64
+	// RequestJSON is this iteration's request (JSON messages) when the loop
+	// compacted it, else "" (stored as NULL). Written by AddIteration; read
+	// back with RecordedRequest (ListIterations leaves it empty: it can be
+	// as large as the context window and only the prompt inspector needs it).
+	RequestJSON string
 }
 
 // StartTurn records a new running turn at the next position of the session
@@ -236,13 +252,14 @@ func (s *Store) AddIteration(ctx context.Context, it Iteration) (int64, error) {
 		err := tx.QueryRowContext(ctx, `
 			INSERT INTO iterations (turn_id, position, status, code, output, error, prose, reasoning, answer, model,
 				tool_calls_json, appended_json, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
-				started_at, finished_at, llm_ms, eval_ms)
+				started_at, finished_at, llm_ms, eval_ms, request_json)
 			VALUES (?1, CASE WHEN ?2 > 0 THEN ?2 ELSE (SELECT coalesce(max(position), 0) + 1 FROM iterations WHERE turn_id = ?1) END,
-				?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+				?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, nullif(?21, ''))
 			RETURNING id, position`,
 			it.TurnID, it.Position, it.Status, it.Code, it.Output, it.Error, it.Prose, it.Reasoning, it.Answer,
 			it.Model, it.ToolCallsJSON, it.AppendedJSON, it.Usage.InputTokens, it.Usage.OutputTokens,
 			it.Usage.CachedTokens, it.Usage.ReasoningTokens, ms(it.Started), ms(it.Finished), it.LLMMs, it.EvalMs,
+			it.RequestJSON,
 		).Scan(&id, &pos)
 		if err != nil {
 			if isForeignKey(err) {
@@ -259,7 +276,8 @@ func (s *Store) AddIteration(ctx context.Context, it Iteration) (int64, error) {
 	return id, nil
 }
 
-// ListIterations returns the turn's iterations by position.
+// ListIterations returns the turn's iterations by position. RequestJSON is
+// left empty: use RecordedRequest.
 func (s *Store) ListIterations(ctx context.Context, turnID int64) ([]Iteration, error) {
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT id, turn_id, position, status, code, output, error, prose, reasoning, answer, model,
@@ -288,6 +306,25 @@ func (s *Store) ListIterations(ctx context.Context, turnID int64) ([]Iteration, 
 		return nil, fmt.Errorf("list iterations of turn %d: %w", turnID, err)
 	}
 	return out, nil
+}
+
+// RecordedRequest returns the newest request recorded (Iteration.RequestJSON)
+// by an iteration of the turn at or before position iter, and that
+// iteration's position; 0 and "" when none was (the request of iteration iter
+// is then the turn's PromptJSON plus the AppendedJSON of the iterations
+// before it). An absent turn is not an error: it has recorded nothing.
+func (s *Store) RecordedRequest(ctx context.Context, turnID int64, iter int) (position int, requestJSON string, err error) {
+	err = s.db.QueryRowContext(ctx, `
+		SELECT position, request_json FROM iterations
+		WHERE turn_id = ? AND position <= ? AND request_json IS NOT NULL
+		ORDER BY position DESC LIMIT 1`, turnID, iter).Scan(&position, &requestJSON)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("recorded request of turn %d at iteration %d: %w", turnID, iter, err)
+	}
+	return position, requestJSON, nil
 }
 
 // InterruptRunning marks every turn still running (left so by a process that
