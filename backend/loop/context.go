@@ -32,7 +32,9 @@ import (
 // outputs (every iteration but the newest), oldest first, with a one-line
 // stub naming their size; then drops the oldest prior turns of the recap.
 // Only the wire messages shrink: the store and the transcript keep every
-// output. The compacted messages are the turn's messages from then on, so
+// output, and the iteration whose request was compacted records that
+// request as sent (store.Iteration.RequestJSON; a fold at turn start is
+// the stored turn prompt instead). The compacted messages are the turn's messages from then on, so
 // later requests are again byte-exact prefixes of each other.
 
 // DefaultPromptBudgetTokens is the window assumed when the model's is
@@ -237,6 +239,9 @@ func (tr *turnRun) compact(target int) compaction {
 		tr.replaceInitial(tr.t.Recap.Build(k))
 		tr.dropped = k
 		c.turns = k
+	}
+	if c.any() {
+		tr.gen++ // the next request is no longer the stored prefix plus appends
 	}
 	return c
 }

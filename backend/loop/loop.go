@@ -17,7 +17,10 @@
 // (the provider refused it, or the known window says it would not fit), the
 // turn's settled outputs and then the oldest prior turns of the recap are
 // dropped from the wire messages, and the shrunk messages are the prefix
-// from then on. A warning event says what was dropped; the store keeps it.
+// from then on. A warning event says what was dropped; the store keeps
+// every output in full, and records the compacted request of the iteration
+// that sent it (store.Iteration.RequestJSON), so the prompt inspector shows
+// the messages that were sent, not the full ones.
 package loop
 
 import (
@@ -190,6 +193,7 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 		if err := r.Store.SetTurnPrompt(bg, rec.ID, string(raw)); err != nil {
 			return Result{}, fmt.Errorf("save turn prompt: %w", err)
 		}
+		tr.storedGen = tr.gen // the stored prompt is the folded one
 	}
 	if t.OnStart != nil {
 		t.OnStart(bg, rec.ID)
@@ -227,6 +231,12 @@ type turnRun struct {
 	// initial messages no longer carry.
 	base, dropped int
 	sentEst       int // EstimateTokens of the last request sent
+	// gen counts the compactions that rewrote msgs; storedGen is the one
+	// the store's rebuild (turn prompt, or the newest recorded request,
+	// plus what iterations appended) stands at. A request sent while they
+	// differ is recorded with its iteration: sentJSON, at sentGen.
+	gen, storedGen, sentGen int
+	sentJSON                string
 }
 
 func (tr *turnRun) publish(phase string, iter int, data map[string]any) {
@@ -449,6 +459,12 @@ func (tr *turnRun) run() Result {
 // stream calls the provider and republishes its deltas as events.
 func (tr *turnRun) stream() (provider.Response, error) {
 	tr.sentEst = EstimateTokens(tr.msgs)
+	// The last request of an iteration is the one its record shows; it is
+	// recorded in full only when a compaction broke the prefix.
+	tr.sentJSON = ""
+	if tr.gen != tr.storedGen {
+		tr.sentJSON, tr.sentGen = mustJSON(tr.msgs), tr.gen
+	}
 	req := provider.Request{
 		Messages:        tr.msgs,
 		ReasoningEffort: tr.t.ReasoningEffort,
@@ -544,12 +560,19 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 	return results, stopped
 }
 
-// persist stores the iteration with the messages it appended.
+// persist stores the iteration with the messages it appended, and with the
+// messages of its last request when a compaction rewrote them (see
+// store.Iteration for how the inspector rebuilds every request from these).
 func (tr *turnRun) persist(it store.Iteration, appendedFrom int) {
 	it.Finished = tr.now()
 	it.AppendedJSON = mustJSON(tr.msgs[appendedFrom:])
+	it.RequestJSON = tr.sentJSON
 	if _, err := tr.Store.AddIteration(tr.bg, it); err != nil {
 		tr.publish(events.IterationError, tr.iter, map[string]any{"error": "could not save the iteration: " + err.Error(), "kind": "store"})
+		return
+	}
+	if tr.sentJSON != "" {
+		tr.storedGen, tr.sentJSON = tr.sentGen, ""
 	}
 }
 
