@@ -204,48 +204,20 @@ type PromptView struct {
 	Tokens    int             `json:"tokens"`
 }
 
-// Prompt returns the messages sent for iteration iter of turn turn: the
-// turn's initial messages plus everything the earlier iterations appended.
+// Prompt returns the messages sent for iteration iter of turn turn, exactly
+// as they were sent: the newest request the store recorded at or before iter
+// (an iteration whose request the loop compacted to fit the context window
+// records it as sent — settled outputs as stubs, the recap's oldest turns
+// dropped), else the turn's initial messages (already folded when the recap
+// was folded at turn start); then everything the iterations from there up to
+// iter-1 appended. When a request was re-issued after a context-overflow
+// refusal, it is the last attempt (the one answered, or the one that failed).
+// A turn from before requests were recorded reads as its prompt plus what
+// was appended.
 func (e *Engine) Prompt(ctx context.Context, sessionID string, turn, iter int) (PromptView, error) {
-	turns, err := e.store.ListTurns(ctx, sessionID)
+	msgs, err := e.sentMessages(ctx, sessionID, turn, iter)
 	if err != nil {
 		return PromptView{}, err
-	}
-	var t *store.Turn
-	for i := range turns {
-		if turns[i].Position == turn {
-			t = &turns[i]
-		}
-	}
-	if t == nil {
-		return PromptView{}, fmt.Errorf("turn %d: %w", turn, store.ErrNotFound)
-	}
-	full, err := e.store.GetTurn(ctx, t.ID)
-	if err != nil {
-		return PromptView{}, err
-	}
-	if full.PromptJSON == "" {
-		return PromptView{}, fmt.Errorf("turn %d sent no prompt (a shell command or a turn from before prompts were kept)", turn)
-	}
-	var msgs []chat.Message
-	if err := json.Unmarshal([]byte(full.PromptJSON), &msgs); err != nil {
-		return PromptView{}, fmt.Errorf("read the turn's prompt: %w", err)
-	}
-	its, err := e.store.ListIterations(ctx, t.ID)
-	if err != nil {
-		return PromptView{}, err
-	}
-	if iter < 1 || iter > len(its) {
-		return PromptView{}, fmt.Errorf("turn %d has no iteration %d: %w", turn, iter, store.ErrNotFound)
-	}
-	for _, it := range its[:iter-1] {
-		var more []chat.Message
-		if it.AppendedJSON != "" {
-			if err := json.Unmarshal([]byte(it.AppendedJSON), &more); err != nil {
-				return PromptView{}, fmt.Errorf("read iteration %d: %w", it.Position, err)
-			}
-		}
-		msgs = append(msgs, more...)
 	}
 	v := PromptView{Turn: turn, Iteration: iter}
 	for _, m := range msgs {
@@ -259,6 +231,66 @@ func (e *Engine) Prompt(ctx context.Context, sessionID string, turn, iter int) (
 		v.Messages = append(v.Messages, pm)
 	}
 	return v, nil
+}
+
+// sentMessages rebuilds the messages of iteration iter's request of turn
+// turn from the store (the rule is store.Iteration's).
+func (e *Engine) sentMessages(ctx context.Context, sessionID string, turn, iter int) ([]chat.Message, error) {
+	turns, err := e.store.ListTurns(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var t *store.Turn
+	for i := range turns {
+		if turns[i].Position == turn {
+			t = &turns[i]
+		}
+	}
+	if t == nil {
+		return nil, fmt.Errorf("turn %d: %w", turn, store.ErrNotFound)
+	}
+	its, err := e.store.ListIterations(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	if iter < 1 || iter > len(its) {
+		return nil, fmt.Errorf("turn %d has no iteration %d: %w", turn, iter, store.ErrNotFound)
+	}
+	from, raw, err := e.store.RecordedRequest(ctx, t.ID, iter)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []chat.Message
+	if from > 0 {
+		if err := json.Unmarshal([]byte(raw), &msgs); err != nil {
+			return nil, fmt.Errorf("read the request of iteration %d: %w", from, err)
+		}
+	} else {
+		full, err := e.store.GetTurn(ctx, t.ID)
+		if err != nil {
+			return nil, err
+		}
+		if full.PromptJSON == "" {
+			return nil, fmt.Errorf("turn %d sent no prompt (a shell command or a turn from before prompts were kept)", turn)
+		}
+		if err := json.Unmarshal([]byte(full.PromptJSON), &msgs); err != nil {
+			return nil, fmt.Errorf("read the turn's prompt: %w", err)
+		}
+		from = 1
+	}
+	for _, it := range its {
+		if it.Position < from || it.Position >= iter {
+			continue
+		}
+		var more []chat.Message
+		if it.AppendedJSON != "" {
+			if err := json.Unmarshal([]byte(it.AppendedJSON), &more); err != nil {
+				return nil, fmt.Errorf("read iteration %d: %w", it.Position, err)
+			}
+		}
+		msgs = append(msgs, more...)
+	}
+	return msgs, nil
 }
 
 var tagLine = regexp.MustCompile(`(?m)^;; -- ([A-Z0-9 _-]+?) --$`)
