@@ -34,8 +34,9 @@ import (
 // Only the wire messages shrink: the store and the transcript keep every
 // output, and the iteration whose request was compacted records that
 // request as sent (store.Iteration.RequestJSON; a fold at turn start is
-// the stored turn prompt instead). The compacted messages are the turn's messages from then on, so
-// later requests are again byte-exact prefixes of each other.
+// the stored turn prompt instead). The compacted messages are the turn's
+// messages from then on, so later requests are again byte-exact prefixes
+// of each other.
 
 // DefaultPromptBudgetTokens is the window assumed when the model's is
 // unknown, and the largest fold budget.
