@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -317,7 +316,7 @@ func (t *pyType) AttrNames() []string { return []string{"__name__"} }
 
 var (
 	typeStr, typeInt, typeFloat, typeBool, typeList, typeDict, typeTuple, typeSet, typeNone *pyType
-	typeFunction, typeBytes, typeCounter, typeDefaultDict, typeModule                       *pyType
+	typeFunction, typeBytes, typeCounter, typeDefaultDict                                   *pyType
 	otherTypes                                                                              = map[string]*pyType{}
 )
 
@@ -448,7 +447,6 @@ func init() {
 	typeBytes = &pyType{name: "bytes", call: universe("bytes")}
 	typeCounter = &pyType{name: "Counter", call: newCounter}
 	typeDefaultDict = &pyType{name: "defaultdict", call: newDefaultDict}
-	typeModule = &pyType{name: "module"}
 }
 
 func typeOf(v starlark.Value) *pyType {
@@ -1076,5 +1074,3 @@ func (in *Interp) builtinPrint(th *starlark.Thread, b *starlark.Builtin, args st
 	out.WriteString(end)
 	return starlark.None, nil
 }
-
-var errNotFound = errors.New("not found")
