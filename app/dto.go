@@ -196,6 +196,9 @@ type PromptView struct {
 	Messages  []PromptMessage `json:"messages"`
 	Chars     int             `json:"chars"`
 	Tokens    int             `json:"tokens"`
+	// RebuiltAt: the iteration whose request was rebuilt to fit the context
+	// window (older outputs as stubs, oldest turns dropped); 0 = none.
+	RebuiltAt int `json:"rebuilt_at"`
 }
 
 // ModelInfo is what one model can do, as the settings dialog edits it.
@@ -378,7 +381,7 @@ func toPromptView(v backend.PromptView) PromptView {
 		}
 		msgs = append(msgs, PromptMessage{Role: m.Role, Blocks: blocks, Chars: m.Chars, Tokens: m.Tokens})
 	}
-	return PromptView{Turn: v.Turn, Iteration: v.Iteration, Messages: msgs, Chars: v.Chars, Tokens: v.Tokens}
+	return PromptView{Turn: v.Turn, Iteration: v.Iteration, Messages: msgs, Chars: v.Chars, Tokens: v.Tokens, RebuiltAt: v.RebuiltAt}
 }
 
 func toModels(in []config.Model) []ModelInfo {

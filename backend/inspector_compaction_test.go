@@ -85,7 +85,7 @@ func inspectorShows(t *testing.T, e *Engine, sessionID string, iter int, sent pr
 func inspectorShowsTurn(t *testing.T, e *Engine, sessionID string, turn, iter int, sent providertest.Recorded) string {
 	t.Helper()
 	ctx := context.Background()
-	msgs, err := e.sentMessages(ctx, sessionID, turn, iter)
+	msgs, _, err := e.sentMessages(ctx, sessionID, turn, iter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,6 +193,12 @@ func TestInspectorShowsTheCompactedRequest(t *testing.T) {
 	five := inspectorShows(t, e, res.SessionID, 5, reqs[5])
 	if strings.Count(five, droppedStub) != 2 || strings.Contains(five, full("A")) || !strings.Contains(five, strings.Repeat("D", 100)) {
 		t.Error("iteration 5's request is not the compacted messages plus iteration 4's output")
+	}
+	// The window's inspector says which request was rebuilt.
+	for iter, want := range map[int]int{3: 0, 4: 4, 5: 4} {
+		if v, err := e.Prompt(ctx, res.SessionID, 1, iter); err != nil || v.RebuiltAt != want {
+			t.Errorf("Prompt(1, %d).RebuiltAt = %d, %v; want %d", iter, v.RebuiltAt, err, want)
+		}
 	}
 	// The transcript keeps the outputs the requests dropped.
 	tr, err := e.Transcript(ctx, res.SessionID)

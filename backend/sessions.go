@@ -202,6 +202,9 @@ type PromptView struct {
 	Messages  []PromptMessage `json:"messages"`
 	Chars     int             `json:"chars"`
 	Tokens    int             `json:"tokens"`
+	// RebuiltAt is the iteration whose request the loop rebuilt to fit the
+	// context window (this request descends from it), 0 when none was.
+	RebuiltAt int `json:"rebuilt_at,omitempty"`
 }
 
 // Prompt returns the messages sent for iteration iter of turn turn, exactly
@@ -215,11 +218,11 @@ type PromptView struct {
 // A turn from before requests were recorded reads as its prompt plus what
 // was appended.
 func (e *Engine) Prompt(ctx context.Context, sessionID string, turn, iter int) (PromptView, error) {
-	msgs, err := e.sentMessages(ctx, sessionID, turn, iter)
+	msgs, rebuilt, err := e.sentMessages(ctx, sessionID, turn, iter)
 	if err != nil {
 		return PromptView{}, err
 	}
-	v := PromptView{Turn: turn, Iteration: iter}
+	v := PromptView{Turn: turn, Iteration: iter, RebuiltAt: rebuilt}
 	for _, m := range msgs {
 		pm := PromptMessage{Role: m.Role, Blocks: splitBlocks(m)}
 		for _, b := range pm.Blocks {
@@ -234,11 +237,12 @@ func (e *Engine) Prompt(ctx context.Context, sessionID string, turn, iter int) (
 }
 
 // sentMessages rebuilds the messages of iteration iter's request of turn
-// turn from the store (the rule is store.Iteration's).
-func (e *Engine) sentMessages(ctx context.Context, sessionID string, turn, iter int) ([]chat.Message, error) {
+// turn from the store (the rule is store.Iteration's); rebuiltAt is the
+// iteration of the recorded request it starts from (0: the turn's prompt).
+func (e *Engine) sentMessages(ctx context.Context, sessionID string, turn, iter int) (_ []chat.Message, rebuiltAt int, _ error) {
 	turns, err := e.store.ListTurns(ctx, sessionID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var t *store.Turn
 	for i := range turns {
@@ -247,34 +251,35 @@ func (e *Engine) sentMessages(ctx context.Context, sessionID string, turn, iter 
 		}
 	}
 	if t == nil {
-		return nil, fmt.Errorf("turn %d: %w", turn, store.ErrNotFound)
+		return nil, 0, fmt.Errorf("turn %d: %w", turn, store.ErrNotFound)
 	}
 	its, err := e.store.ListIterations(ctx, t.ID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if iter < 1 || iter > len(its) {
-		return nil, fmt.Errorf("turn %d has no iteration %d: %w", turn, iter, store.ErrNotFound)
+		return nil, 0, fmt.Errorf("turn %d has no iteration %d: %w", turn, iter, store.ErrNotFound)
 	}
 	from, raw, err := e.store.RecordedRequest(ctx, t.ID, iter)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var msgs []chat.Message
 	if from > 0 {
+		rebuiltAt = from
 		if err := json.Unmarshal([]byte(raw), &msgs); err != nil {
-			return nil, fmt.Errorf("read the request of iteration %d: %w", from, err)
+			return nil, 0, fmt.Errorf("read the request of iteration %d: %w", from, err)
 		}
 	} else {
 		full, err := e.store.GetTurn(ctx, t.ID)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if full.PromptJSON == "" {
-			return nil, fmt.Errorf("turn %d sent no prompt (a shell command or a turn from before prompts were kept)", turn)
+			return nil, 0, fmt.Errorf("turn %d sent no prompt (a shell command or a turn from before prompts were kept)", turn)
 		}
 		if err := json.Unmarshal([]byte(full.PromptJSON), &msgs); err != nil {
-			return nil, fmt.Errorf("read the turn's prompt: %w", err)
+			return nil, 0, fmt.Errorf("read the turn's prompt: %w", err)
 		}
 		from = 1
 	}
@@ -285,12 +290,12 @@ func (e *Engine) sentMessages(ctx context.Context, sessionID string, turn, iter 
 		var more []chat.Message
 		if it.AppendedJSON != "" {
 			if err := json.Unmarshal([]byte(it.AppendedJSON), &more); err != nil {
-				return nil, fmt.Errorf("read iteration %d: %w", it.Position, err)
+				return nil, 0, fmt.Errorf("read iteration %d: %w", it.Position, err)
 			}
 		}
 		msgs = append(msgs, more...)
 	}
-	return msgs, nil
+	return msgs, rebuiltAt, nil
 }
 
 var tagLine = regexp.MustCompile(`(?m)^;; -- ([A-Z0-9 _-]+?) --$`)

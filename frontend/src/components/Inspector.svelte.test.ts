@@ -65,6 +65,20 @@ describe('Inspector', () => {
     expect(closed).toBe(2)
   })
 
+  it('says when a request was rebuilt to fit the context window', async () => {
+    const render1 = async (v: PromptView) => {
+      const el = render(Inspector, {
+        sessionId: 's1', at: { turn: 1, iteration: v.iteration }, positions: [{ turn: 1, iteration: v.iteration }],
+        load: async () => v, onmove: () => {}, onclose: () => {},
+      })
+      await settle()
+      return el
+    }
+    expect(one(await render1(view), 'inspector-rebuilt')).toBeNull()
+    expect(one(await render1({ ...view, iteration: 4, rebuilt_at: 4 }), 'inspector-rebuilt')!.textContent!.replace(/\s+/g, ' ')).toContain('This request was rebuilt to fit')
+    expect(one(await render1({ ...view, iteration: 5, rebuilt_at: 4 }), 'inspector-rebuilt')!.textContent!.replace(/\s+/g, ' ')).toContain('descends from the request of iteration 4')
+  })
+
   it('says why when the prompt cannot be loaded', async () => {
     const el = render(Inspector, {
       sessionId: 's1',

@@ -223,6 +223,8 @@ export interface PromptView {
   messages: PromptMessage[]
   chars: number
   tokens: number
+  /** The iteration whose request was rebuilt to fit the context window; 0 = none. */
+  rebuilt_at?: number
 }
 
 export interface ModelInfo {

@@ -343,6 +343,7 @@ export namespace app {
 	    messages: PromptMessage[];
 	    chars: number;
 	    tokens: number;
+	    rebuilt_at: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new PromptView(source);
@@ -355,6 +356,7 @@ export namespace app {
 	        this.messages = this.convertValues(source["messages"], PromptMessage);
 	        this.chars = source["chars"];
 	        this.tokens = source["tokens"];
+	        this.rebuilt_at = source["rebuilt_at"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
