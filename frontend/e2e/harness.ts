@@ -39,6 +39,8 @@ export interface Reply {
   status?: number
   message?: string
   finish?: string
+  /** The model's context window in characters: a larger request is refused as too long (HTTP 400, context_length_exceeded) and this reply waits for one that fits. */
+  max_input_chars?: number
 }
 
 export interface StartOptions {

@@ -63,6 +63,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'goal panel (goal-panel, goal-status[data-status], goal-pause, goal-resume, goal-cancel, goal-clear, goal-objective-input, goal-budget-input, goal-set, goal-error), footer-goal, composer (/goal), transcript (turn[data-status=halted])',
     run: true,
   },
+  'context-full': {
+    needs:
+      'transcript (turn[data-status], turn-answer, program-output), warning-banner, inspector (inspector-open, inspector, inspector-block, inspector-rebuilt, inspector-close)',
+    run: true,
+  },
   repl: {
     needs:
       'transcript (program-output), footer (footer-repls, footer-packs), REPL sidebar (repl-panel, repl-row[data-status], repl-logs, repl-log-view, repl-stop)',
