@@ -199,10 +199,21 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	if *asJSON {
 		out = startJSON(eng.Events(), env.Stdout)
 	}
+	// Without --json the answer is all stdout gets; what the window shows
+	// as a warning banner (an image not sent, a full context window, a
+	// config file ignored) goes to stderr as it happens.
+	warnings := startEvents(eng.Events(), func(e events.Event) {
+		if e.Phase == events.Warning && !*asJSON {
+			if msg, _ := e.Data["message"].(string); msg != "" {
+				fmt.Fprintln(env.Stderr, "vis: warning:", msg)
+			}
+		}
+	})
 	res, err := eng.RunTurn(ctx, backend.SendRequest{SessionID: sid, Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()})
 	if out != nil {
 		out.stop(eng.Events().Seq())
 	}
+	warnings.stop(eng.Events().Seq())
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis run:", err)
 		switch {
@@ -244,17 +255,31 @@ type jsonOut struct {
 	w      io.Writer
 	enc    *json.Encoder
 	cancel func()
+	each   func(events.Event) // what to do with each event
 	ch     <-chan events.Event
 	done   chan struct{}
 	upto   chan int64
 }
 
 func startJSON(b *events.Broker, w io.Writer) *jsonOut {
-	ch, cancel := b.Subscribe(8192)
-	o := &jsonOut{w: w, enc: json.NewEncoder(w), cancel: cancel, ch: ch, done: make(chan struct{}), upto: make(chan int64, 1)}
+	o := &jsonOut{w: w, enc: json.NewEncoder(w)}
 	o.enc.SetEscapeHTML(false)
-	go o.pump()
+	o.each = func(e events.Event) { o.write(e) }
+	o.start(b)
 	return o
+}
+
+// startEvents calls each for every event until stop (no output of its own).
+func startEvents(b *events.Broker, each func(events.Event)) *jsonOut {
+	o := &jsonOut{each: each}
+	o.start(b)
+	return o
+}
+
+func (o *jsonOut) start(b *events.Broker) {
+	o.ch, o.cancel = b.Subscribe(8192)
+	o.done, o.upto = make(chan struct{}), make(chan int64, 1)
+	go o.pump() // owner: o; ends at stop
 }
 
 func (o *jsonOut) pump() {
@@ -263,7 +288,7 @@ func (o *jsonOut) pump() {
 	for {
 		select {
 		case e := <-o.ch:
-			o.write(e)
+			o.each(e)
 			if last >= 0 && e.Seq >= last {
 				return
 			}
@@ -279,7 +304,7 @@ func (o *jsonOut) drained(last int64) bool {
 	for {
 		select {
 		case e := <-o.ch:
-			o.write(e)
+			o.each(e)
 			if e.Seq >= last {
 				return true
 			}

@@ -71,6 +71,10 @@ func TestImagesAreNamedButNotSentToABlindModel(t *testing.T) {
 	if !ok || !strings.Contains(body, "shot.png — NOT attached: the active model has no vision") {
 		t.Fatalf("user message = %v", msgs[len(msgs)-1]["content"])
 	}
+	// The person is told too: on stderr, the answer alone on stdout.
+	if !strings.Contains(r.stderr, "vis: warning: Image") || !strings.Contains(r.stderr, "shot.png not attached") || strings.TrimSpace(r.stdout) != "I cannot see it." {
+		t.Fatalf("stderr %q stdout %q", r.stderr, r.stdout)
+	}
 }
 
 func TestSentImagesAreKeptWithTheTurn(t *testing.T) {
