@@ -349,7 +349,9 @@ func splitBlocks(m chat.Message) []PromptBlock {
 		if i+1 < len(locs) {
 			end = locs[i+1][0]
 		}
-		out = append(out, block(text[l[2]:l[3]], strings.TrimRight(text[l[1]:end], "\n")))
+		// The body starts after the header line's own newline.
+		body := strings.TrimPrefix(text[l[1]:end], "\n")
+		out = append(out, block(text[l[2]:l[3]], strings.TrimRight(body, "\n")))
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 	"github.com/visdesktop/vis/backend/store"
@@ -184,5 +185,14 @@ func TestStopEndsARunningShellCommand(t *testing.T) {
 	}
 	if _, err := e.Submit(SendRequest{SessionID: id, Text: "!echo again"}); err != nil {
 		t.Fatalf("the next command after Stop: %v", err)
+	}
+}
+
+// Each tagged block's text is its body: no header, no leading newline.
+func TestSplitBlocksBodies(t *testing.T) {
+	m := chat.User(";; -- CONVERSATION-SO-FAR --\n# ── turn 1 ──\nuser asked:\nhi\n\n;; -- CURRENT-USER-MESSAGE --\nfix it\n")
+	got := splitBlocks(m)
+	if len(got) != 2 || got[0].Tag != "CONVERSATION-SO-FAR" || got[0].Text != "# ── turn 1 ──\nuser asked:\nhi" || got[1].Tag != "CURRENT-USER-MESSAGE" || got[1].Text != "fix it" {
+		t.Fatalf("blocks = %+v", got)
 	}
 }
