@@ -253,6 +253,10 @@ func (tr *turnRun) replaceInitial(init []chat.Message) {
 	rest := tr.msgs[tr.base:]
 	msgs := make([]chat.Message, 0, len(init)+len(rest))
 	msgs = append(append(msgs, init...), rest...)
+	for i := range tr.spans {
+		tr.spans[i].from += len(init) - tr.base
+		tr.spans[i].to += len(init) - tr.base
+	}
 	tr.base = len(init)
 	tr.msgs = msgs
 }
@@ -262,9 +266,9 @@ func (tr *turnRun) replaceInitial(init []chat.Message) {
 // after it; false when that would not make it shorter or it is a stub
 // already.
 func stubOutput(content string) (string, bool) {
-	prefix, body := "", content
-	if strings.HasPrefix(body, fencedResultPrefix) {
-		prefix, body = fencedResultPrefix, body[len(fencedResultPrefix):]
+	prefix, crumbs, deltas, body := splitResult(content)
+	if lead := append(crumbs, deltas...); len(lead) > 0 { // a fold's breadcrumb and carried lines stay
+		prefix += strings.Join(lead, "\n") + "\n"
 	}
 	header := ""
 	if strings.HasPrefix(body, "# t") {
@@ -297,7 +301,7 @@ func isDeltaLines(s string) bool {
 		return false
 	}
 	for _, l := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(l, "session[") && !strings.HasPrefix(l, "del session[") {
+		if !isDeltaLine(l) {
 			return false
 		}
 	}

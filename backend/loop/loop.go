@@ -12,15 +12,16 @@
 // answer so far.
 //
 // Within a turn the messages only grow: request k is a byte-exact prefix of
-// request k+1, so providers can cache the prompt. The exception is context
-// management (context.go): when a request does not fit the model's window
-// (the provider refused it, or the known window says it would not fit), the
-// turn's settled outputs and then the oldest prior turns of the recap are
-// dropped from the wire messages, and the shrunk messages are the prefix
-// from then on. A warning event says what was dropped; the store keeps
-// every output in full, and records the compacted request of the iteration
-// that sent it (store.Iteration.RequestJSON), so the prompt inspector shows
-// the messages that were sent, not the full ones.
+// request k+1, so providers can cache the prompt. The exceptions are
+// context management (context.go): when a request does not fit the model's
+// window (the provider refused it, or the known window says it would not
+// fit), the turn's settled outputs and then the oldest prior turns of the
+// recap are dropped from the wire messages, with a warning event; and
+// folding (fold.go): the model's fold_session replaces settled iterations
+// with a one-line gist. The rewritten messages are the prefix from then on.
+// The store keeps every output in full, and records the rewritten request
+// of the iteration that sent it (store.Iteration.RequestJSON), so the
+// prompt inspector shows the messages that were sent, not the full ones.
 package loop
 
 import (
@@ -81,6 +82,8 @@ type State struct {
 	// turn start is a long session's steady state on a small window: the
 	// warning is published when it starts, not on every turn after.
 	RecapFolded bool
+	// live is the running turn, for fold_session (Live, Fold).
+	live *liveTurn
 }
 
 // Goal lets a session goal (seed 003) steer a turn. The engine adapts
@@ -187,6 +190,11 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 	}
 	tr := &turnRun{Runner: r, t: t, ctx: ctx, bg: bg, now: now, turnID: rec.ID, pos: rec.Position,
 		msgs: append([]chat.Message(nil), t.Messages...), base: len(t.Messages)}
+	if r.State != nil {
+		tr.live = &liveTurn{tr: tr}
+		r.State.live = tr.live
+		defer func() { r.State.live = nil }()
+	}
 	tr.publish(events.TurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
 	tr.fitAtStart()
 	if raw, err := json.Marshal(tr.msgs); err == nil {
@@ -237,6 +245,10 @@ type turnRun struct {
 	// differ is recorded with its iteration: sentJSON, at sentGen.
 	gen, storedGen, sentGen int
 	sentJSON                string
+	// spans locate this turn's iterations in msgs (folded ones removed);
+	// live takes the folds fold_session queues while a program runs.
+	spans []iterSpan
+	live  *liveTurn
 }
 
 func (tr *turnRun) publish(phase string, iter int, data map[string]any) {
@@ -564,6 +576,8 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 // messages of its last request when a compaction rewrote them (see
 // store.Iteration for how the inspector rebuilds every request from these).
 func (tr *turnRun) persist(it store.Iteration, appendedFrom int) {
+	appendedFrom = tr.applyFolds(appendedFrom)
+	tr.spans = append(tr.spans, iterSpan{iter: it.Position, from: appendedFrom, to: len(tr.msgs)})
 	it.Finished = tr.now()
 	it.AppendedJSON = mustJSON(tr.msgs[appendedFrom:])
 	it.RequestJSON = tr.sentJSON

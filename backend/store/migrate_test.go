@@ -87,6 +87,11 @@ func fixture(t *testing.T, db *sql.DB, v int) {
 			`INSERT INTO iterations (id, turn_id, position, status, request_json, started_at, finished_at)
 			 VALUES (80, 8, 1, 'done', '[{"role":"user","content":"stub"}]', 1600, 1700)`)
 	}
+	if v >= 7 {
+		stmts = append(stmts,
+			`INSERT INTO folds (session_id, key, spans_json, gist, created_at)
+			 VALUES ('s1', 't1', '[{"turn":1,"from":0,"to":0}]', 'the ancient work', 1800)`)
+	}
 	for _, q := range stmts {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("fixture at version %d: %v\n%s", v, err, q)
@@ -187,6 +192,14 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 					t.Errorf("goal after migration = %+v, %v", g, err)
 				}
 			}
+			folds, err := s.ListFolds(ctx, "s1")
+			wantFolds := 0
+			if k >= 7 {
+				wantFolds = 1
+			}
+			if err != nil || len(folds) != wantFolds || (k >= 7 && (folds[0].Gist != "the ancient work" || !folds[0].Spans[0].Whole())) {
+				t.Errorf("folds after migration = %+v, %v", folds, err)
+			}
 			// The migrated database takes new writes.
 			nt, err := s.StartTurn(ctx, "s1", "new", "cli")
 			if err != nil {
@@ -197,6 +210,9 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 			}
 			if pos, req, err := s.RecordedRequest(ctx, nt.ID, 1); err != nil || pos != 1 || req != `[{"role":"user","content":"new"}]` {
 				t.Errorf("RecordedRequest of a new turn after migration = %d, %q, %v", pos, req, err)
+			}
+			if _, err := s.AddFold(ctx, Fold{SessionID: "s1", Key: "t2", Spans: []FoldSpan{{Turn: 2}}, Gist: "new fold"}); err != nil {
+				t.Errorf("AddFold after migration: %v", err)
 			}
 		})
 	}

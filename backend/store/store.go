@@ -1,5 +1,5 @@
-// Package store persists sessions, turns, iterations, attachments and goals in
-// one SQLite file (modernc.org/sqlite, pure Go; this is the only package that
+// Package store persists sessions, turns, iterations, attachments, goals and
+// folds in one SQLite file (modernc.org/sqlite, pure Go; this is the only package that
 // imports it).
 //
 // Contract:
