@@ -85,6 +85,7 @@ type sessionRT struct {
 	state     loop.State
 	block     string         // the frozen standing `session = {...}` block
 	blockMap  map[string]any // the dict that block renders
+	folds     foldBook       // fold_session's folds (fold.go)
 
 	runMu  sync.Mutex
 	cancel context.CancelFunc
@@ -468,7 +469,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 				e.broker.Publish(events.Event{Phase: events.ToolEnd, SessionID: s.ID, Turn: t, Iteration: i, Data: data})
 			},
 		},
-	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket)), rt.surface.Builtins()...))
+	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), rt.surface.Builtins()...))
 	if err != nil {
 		ts.Close()
 		return nil, fmt.Errorf("start sandbox: %w", err)
@@ -556,6 +557,9 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 		addendum = goals.SystemPrompt(g)
 	}
 	prev, err := e.recap(ctx, id)
+	if err == nil {
+		err = rt.folds.load(ctx, e.store, id)
+	}
 	if err != nil {
 		return TurnResult{SessionID: id}, end, err
 	}
@@ -599,7 +603,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	// turns dropped: the loop folds them when the window is too small.
 	wired := attach.Wire(imgs)
 	recap := &loop.Recap{Build: func(drop int) []chat.Message {
-		msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: prev, DropTurns: drop, Images: wired, Skipped: skipped, SessionDelta: sinceLast})
+		msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: rt.folds.apply(prev), DropTurns: drop, Images: wired, Skipped: skipped, SessionDelta: sinceLast})
 		if nudge {
 			msgs = prompt.WithReasoningNudge(msgs)
 		}
@@ -669,7 +673,7 @@ func (e *Engine) recap(ctx context.Context, id string) ([]prompt.TurnRecap, erro
 		}
 		for _, it := range its {
 			if strings.TrimSpace(it.Code) != "" {
-				r.Ran = append(r.Ran, it.Code)
+				r.Ran, r.RanAt = append(r.Ran, it.Code), append(r.RanAt, it.Position)
 			}
 			if t.Channel == ChannelShell && it.Output != "" {
 				// The person ran it so the model would see it: carry the output.
@@ -756,7 +760,7 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ex
 	for _, b := range rt.tools.Builtins() {
 		symbols = append(symbols, b.Name)
 	}
-	symbols = append(symbols, "update_goal")
+	symbols = append(symbols, "update_goal", "fold_session")
 	if len(facadeLanguages(rt)) > 0 {
 		for _, b := range rt.surface.Builtins() {
 			symbols = append(symbols, b.Name)

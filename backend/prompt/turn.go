@@ -45,6 +45,91 @@ type TurnRecap struct {
 	Status string
 	// Ran holds the source of each executed program, in order.
 	Ran []string
+	// RanAt holds the iteration of each Ran entry (same length), when known:
+	// IterFolds need it.
+	RanAt []int
+	// Folded, when set, is the fold_session fold that covers this whole
+	// turn: the turn renders only as that fold's FoldedTurnsLine, once,
+	// where the first of its turns still in the recap would be.
+	Folded *TurnFold
+	// IterFolds are fold_session folds of some of this turn's iterations,
+	// oldest first (the newest covering an iteration wins): their `you ran:`
+	// lines become one `(folded) <gist>` line per fold.
+	IterFolds []IterFold
+}
+
+// TurnFold is a fold that covers whole prior turns. The TurnRecap of each
+// turn it covers points at the same TurnFold.
+type TurnFold struct {
+	Turns []int // positions, oldest first
+	Gist  string
+}
+
+// IterFold is a fold of iterations From..To of one prior turn.
+type IterFold struct {
+	From, To int
+	Gist     string
+}
+
+// FoldedTurnsLine is the line that stands for turns folded whole:
+// `# ⋯ folded turn(s) 1, 2 · <gist>`.
+func FoldedTurnsLine(f *TurnFold) string {
+	nums := make([]string, len(f.Turns))
+	for i, t := range f.Turns {
+		nums[i] = strconv.Itoa(t)
+	}
+	return "# ⋯ folded turn(s) " + strings.Join(nums, ", ") + " · " + f.Gist
+}
+
+// ranLines renders the `you ran:` lines of a turn: one per program, the
+// programs of a folded iteration replaced by one `(folded) <gist>` line
+// per fold (consecutive ones merged); a fold that covers no program is
+// listed after them unless a newer fold covers all of it.
+func (t TurnRecap) ranLines() []string {
+	foldOf := func(iter int) int {
+		for f := len(t.IterFolds) - 1; f >= 0; f-- {
+			if iter >= t.IterFolds[f].From && iter <= t.IterFolds[f].To {
+				return f
+			}
+		}
+		return -1
+	}
+	var out []string
+	used := map[int]bool{}
+	last := -1
+	for j, src := range t.Ran {
+		f := -1
+		if j < len(t.RanAt) {
+			f = foldOf(t.RanAt[j])
+		}
+		if f >= 0 {
+			if f != last {
+				out = append(out, "  (folded) "+t.IterFolds[f].Gist)
+				used[f] = true
+			}
+			last = f
+			continue
+		}
+		last = -1
+		if l := oneLine(src, ranLineMax); l != "" {
+			out = append(out, "  "+l)
+		}
+	}
+	for f, fold := range t.IterFolds {
+		if used[f] {
+			continue
+		}
+		shadowed := false
+		for g := f + 1; g < len(t.IterFolds); g++ {
+			if t.IterFolds[g].From <= fold.From && fold.To <= t.IterFolds[g].To {
+				shadowed = true
+			}
+		}
+		if !shadowed {
+			out = append(out, "  (folded) "+fold.Gist)
+		}
+	}
+	return out
 }
 
 // ConversationSoFar renders every prior turn oldest to newest (spec §2.6) as
@@ -74,25 +159,29 @@ func DroppedTurnsLine(first, last int) string {
 // FoldedConversationSoFar renders CONVERSATION-SO-FAR like ConversationSoFar
 // with the oldest drop turns replaced by one DroppedTurnsLine naming their
 // positions; the newer turns render in full. drop <= 0 drops nothing; a
-// drop beyond len(turns) drops them all.
+// drop beyond len(turns) drops them all. Turns folded by fold_session
+// render as their fold's line (TurnRecap.Folded, IterFolds) either way.
 func FoldedConversationSoFar(turns []TurnRecap, drop int) string {
 	drop = min(max(drop, 0), len(turns))
 	var sections []string
 	if drop > 0 {
 		sections = append(sections, DroppedTurnsLine(recapPosition(turns, 0), recapPosition(turns, drop-1)))
 	}
+	folded := map[*TurnFold]bool{}
 	for i, t := range turns {
 		if i < drop {
 			continue
 		}
+		if t.Folded != nil {
+			if !folded[t.Folded] {
+				folded[t.Folded] = true
+				sections = append(sections, FoldedTurnsLine(t.Folded))
+			}
+			continue
+		}
 		req := strings.TrimSpace(t.Request)
 		ans := strings.TrimSpace(t.Answer)
-		var ran []string
-		for _, src := range t.Ran {
-			if l := oneLine(src, ranLineMax); l != "" {
-				ran = append(ran, "  "+l)
-			}
-		}
+		ran := t.ranLines()
 		if req == "" && ans == "" && len(ran) == 0 {
 			continue
 		}

@@ -298,3 +298,35 @@ func TestFoldedConversationSoFar(t *testing.T) {
 		t.Errorf("initial user message with two turns dropped:\n%s", user)
 	}
 }
+
+// Folds (fold_session): whole turns become one `# ⋯ folded turn(s)` line
+// where the first of them would be; folded iterations of a turn become one
+// `(folded) <gist>` line in place of their `you ran:` lines; the rest of
+// the recap is untouched.
+func TestConversationSoFarFolds(t *testing.T) {
+	both := &TurnFold{Turns: []int{1, 3}, Gist: "VAT rounding found in cart/total.go:41; changelog read"}
+	turns := recapTurns()
+	turns[0].Folded, turns[2].Folded = both, both
+	turns[1].Ran = []string{"print(1)", "patch(\"cart/total.go\", old=\"round(v)\", new=\"v\")", "print(3)", "print(4)"}
+	turns[1].RanAt = []int{1, 2, 4, 5}
+	turns[1].IterFolds = []IterFold{{From: 1, To: 2, Gist: "old gist"}, {From: 1, To: 3, Gist: "patched total.go: round once"}, {From: 5, To: 6, Gist: "ran the suite: green"}}
+	turns = append(turns, TurnRecap{Position: 5, Request: "and then?", Answer: "done", Status: StatusDone,
+		IterFolds: []IterFold{{From: 1, To: 1, Gist: "an answer-only iteration"}}})
+	got := ConversationSoFar(turns)
+	want := Block("conversation-so-far", strings.Join([]string{
+		"# ⋯ folded turn(s) 1, 3 · VAT rounding found in cart/total.go:41; changelog read",
+		"# ── turn 2 ──\nuser asked:\nFix it and run the whole suite.\nyou ran:\n  (folded) patched total.go: round once\n  print(3)\n  (folded) ran the suite: green\n" + interruptedNote,
+		"# ── turn 5 ──\nuser asked:\nand then?\nyou ran:\n  (folded) an answer-only iteration\nyou answered:\ndone",
+	}, "\n\n"))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("folded recap (-want +got):\n%s", diff)
+	}
+	// Dropping turn 1 keeps the fold's line: turn 3 is still in the recap.
+	dropped := FoldedConversationSoFar(turns, 1)
+	if !strings.Contains(dropped, "# ⋯ dropped turn(s) 1 to fit") || strings.Count(dropped, "# ⋯ folded turn(s) 1, 3") != 1 {
+		t.Errorf("recap with turn 1 dropped:\n%s", dropped)
+	}
+	if all := FoldedConversationSoFar(turns[:3], 3); strings.Contains(all, "folded") {
+		t.Errorf("a fold of dropped turns survived:\n%s", all)
+	}
+}
