@@ -180,3 +180,41 @@ func BenchmarkCompaction(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFold measures folding the oldest 40 iterations of a 50-iteration
+// turn (`-t21/i40`) out of its wire messages: once measured for the
+// builtin's return (State.Fold copies and folds), once applied.
+func BenchmarkFold(b *testing.B) {
+	msgs, recap, base := compactionFixture(b)
+	var spans []iterSpan
+	for i := 1; i <= 50; i++ {
+		spans = append(spans, iterSpan{iter: i, from: base + 2*(i-1), to: base + 2*i})
+	}
+	set := map[int]bool{}
+	var iters []int
+	for i := 1; i <= 40; i++ {
+		set[i] = true
+		iters = append(iters, i)
+	}
+	var after []chat.Message
+	b.Run("measure-and-apply", func(b *testing.B) {
+		for b.Loop() {
+			tr := &turnRun{t: Turn{Recap: recap}, msgs: msgs, base: base, pos: 21, iter: 51, spans: spans}
+			st := &State{}
+			tr.live = &liveTurn{tr: tr}
+			st.live = tr.live
+			if _, err := st.Fold(iters, "found the needle in src/pkg/file.go:42", false); err != nil {
+				b.Fatal(err)
+			}
+			tr.applyFolds(len(tr.msgs))
+			after = tr.msgs
+		}
+		b.ReportMetric(float64(EstimateTokens(msgs)), "tokens-before")
+		b.ReportMetric(float64(EstimateTokens(after)), "tokens-after")
+	})
+	b.Run("fold-messages-once", func(b *testing.B) {
+		for b.Loop() {
+			foldMessages(21, msgs, spans, set, "gist")
+		}
+	})
+}

@@ -278,12 +278,28 @@ func TestUtilizationBudgetAndHint(t *testing.T) {
 		}
 	}
 	for last, want := range map[int]string{740: "", 750: "FOLD SOON", 900: "FOLD NOW", 1000: "FOLD NOW", 1001: "ACTION REQUIRED"} {
-		if got := utilizationHint(last, 1000); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
-			t.Errorf("hint at %d of 1000 = %q, want %s", last, got, want)
+		if got := utilizationHint(last, 1000, "-t1/i2"); !strings.HasPrefix(got, want) || (want == "") != (got == "") ||
+			(want != "" && !strings.Contains(got, `fold_session("-t1/i2", gist)`)) {
+			t.Errorf("hint at %d of 1000 = %q, want %s naming the fold", last, got, want)
 		}
 	}
-	if strings.Contains(first, "fold_session") {
-		t.Error("the hint names a tool that does not exist")
+	if got := utilizationHint(800, 1000, ""); strings.Contains(got, "fold_session") || !strings.HasPrefix(got, "FOLD SOON") {
+		t.Errorf("with nothing settled the hint = %q; want no fold to name", got)
+	}
+	// After iteration 1 of turn 1 the oldest settled work is t1/i1.
+	if !strings.Contains(first, `fold_session(\"-t1/i1\", gist)`) {
+		t.Errorf("the hint does not name a concrete fold:\n%s", first)
+	}
+	for _, c := range []struct {
+		turn, settled, level int
+		want                 string
+	}{
+		{3, 8, 1, "-t3/i4"}, {3, 7, 1, "-t3/i4"}, {3, 1, 1, "-t3/i1"}, {3, 8, 2, "-t3/i8"}, {3, 8, 3, "-t3/i8"},
+		{3, 0, 2, "-t2"}, {1, 0, 1, ""},
+	} {
+		if got := foldSuggestion(c.turn, c.settled, c.level); got != c.want {
+			t.Errorf("foldSuggestion(%d, %d, %d) = %q, want %q", c.turn, c.settled, c.level, got, c.want)
+		}
 	}
 	if second := lastContent(reqs[2], 1)[0]; !strings.Contains(second, `del session["utilization"]["hint"]`) {
 		t.Errorf("the hint did not go away at 40%%:\n%s", second)

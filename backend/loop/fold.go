@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/chat"
 )
@@ -96,7 +97,7 @@ func (s *State) Fold(iters []int, gist string, recap bool) (FoldSaving, error) {
 			msgs, spans, _ = foldMessages(tr.pos, msgs, spans, p.iters, p.gist)
 		}
 		after, _, orphan := foldMessages(tr.pos, msgs, spans, set, gist)
-		save.Chars = messagesChars(msgs) - messagesChars(after) - len([]rune(orphan))
+		save.Chars = messagesChars(msgs) - messagesChars(after) - utf8.RuneCountInString(orphan)
 		save.Tokens = EstimateTokens(msgs) - EstimateTokens(after) - (len(orphan)+charsPerToken-1)/charsPerToken
 		lt.pending = append(lt.pending, pendingFold{iters: set, gist: gist})
 	}
@@ -294,12 +295,12 @@ func messagesChars(msgs []chat.Message) int {
 	n := 0
 	for i := range msgs {
 		m := &msgs[i]
-		n += len([]rune(m.Content))
+		n += utf8.RuneCountInString(m.Content)
 		for _, p := range m.Parts {
-			n += len([]rune(p.Text))
+			n += utf8.RuneCountInString(p.Text)
 		}
 		for _, c := range m.ToolCalls {
-			n += len([]rune(c.Name)) + len([]rune(c.Arguments))
+			n += utf8.RuneCountInString(c.Name) + utf8.RuneCountInString(c.Arguments)
 		}
 	}
 	return n

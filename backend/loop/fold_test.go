@@ -194,3 +194,34 @@ func TestStubKeepsBreadcrumbs(t *testing.T) {
 		t.Errorf("foldMessages = %+v %+v %q (input now %+v)", out, keep, orphan, msgs)
 	}
 }
+
+// cache_hit_rate is the provider's cached share of the input tokens over
+// the last 8 measured requests, token-weighted, in percent; absent until a
+// request is measured.
+func TestCacheHitRate(t *testing.T) {
+	r := newRig(t, false,
+		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 1000}},
+		providertest.Reply{Code: "print(2)", Usage: &chat.Usage{InputTokens: 1000, CachedTokens: 900}},
+		providertest.Reply{Code: "print(3)", Usage: &chat.Usage{InputTokens: 2000, CachedTokens: 1900}},
+		providertest.Reply{Content: []string{"ok"}})
+	if res := r.turn(context.Background(), "go", false); res.Status != StatusDone {
+		t.Fatalf("%+v", res)
+	}
+	reqs := r.llm.Requests()
+	for i, want := range []string{`"cache_hit_rate": 0, "cache_hit_window": 1`, `session["utilization"]["cache_hit_rate"] = 45`, `session["utilization"]["cache_hit_rate"] = 70`} {
+		if got := lastContent(reqs[i+1], 1)[0]; !strings.Contains(got, want) {
+			t.Errorf("result %d lacks %s:\n%s", i+1, want, got)
+		}
+	}
+	var s State
+	if _, _, ok := s.cacheHitRate(); ok {
+		t.Error("a cache hit rate before any request was measured")
+	}
+	for i := range 10 {
+		s.measure(chat.Usage{InputTokens: 100, CachedTokens: 10 * i})
+	}
+	// The last 8: cached 20..90 of 100 each.
+	if pct, n, ok := s.cacheHitRate(); !ok || n != CacheWindow || pct != 55 {
+		t.Errorf("cacheHitRate over 10 requests = %d%% of %d, %v; want 55%% of the last 8", pct, n, ok)
+	}
+}

@@ -84,6 +84,36 @@ type State struct {
 	RecapFolded bool
 	// live is the running turn, for fold_session (Live, Fold).
 	live *liveTurn
+	// cache holds the input and cached tokens of the session's last
+	// CacheWindow measured requests, for utilization's cache_hit_rate.
+	cache []cacheSample
+}
+
+// CacheWindow is how many of the latest measured requests
+// utilization's cache_hit_rate is computed over.
+const CacheWindow = 8
+
+type cacheSample struct{ input, cached int }
+
+// cacheHitRate is the share of input tokens the provider served from its
+// prompt cache over the window, token-weighted, in whole percent; ok is
+// false until a request was measured.
+func (s *State) cacheHitRate() (pct, window int, ok bool) {
+	in, cached := 0, 0
+	for _, c := range s.cache {
+		in, cached = in+c.input, cached+min(c.cached, c.input)
+	}
+	if in == 0 {
+		return 0, 0, false
+	}
+	return (cached*100 + in/2) / in, len(s.cache), true
+}
+
+func (s *State) measure(u chat.Usage) {
+	s.cache = append(s.cache, cacheSample{u.InputTokens, u.CachedTokens})
+	if n := len(s.cache); n > CacheWindow {
+		s.cache = append([]cacheSample(nil), s.cache[n-CacheWindow:]...)
+	}
 }
 
 // Goal lets a session goal (seed 003) steer a turn. The engine adapts
@@ -249,6 +279,12 @@ type turnRun struct {
 	// live takes the folds fold_session queues while a program runs.
 	spans []iterSpan
 	live  *liveTurn
+	// hintLevel, hint and hintKey are the utilization hint of the current
+	// level (1 = 75 %, 2 = 90 %, 3 = over the window) and the fold it
+	// names: kept while the level holds (and a fold was named), so the
+	// delta repeats the hint only when the level moves.
+	hintLevel     int
+	hint, hintKey string
 }
 
 func (tr *turnRun) publish(phase string, iter int, data map[string]any) {
@@ -258,7 +294,10 @@ func (tr *turnRun) publish(phase string, iter int, data map[string]any) {
 	tr.Broker.Publish(events.Event{Phase: phase, SessionID: tr.t.SessionID, Turn: tr.pos, Iteration: iter, Data: data})
 }
 
-func (tr *turnRun) utilization() map[string]any {
+// utilization is the `session["utilization"]` of the model's next
+// program; settled is how many iterations of this turn that program can
+// fold.
+func (tr *turnRun) utilization(settled int) map[string]any {
 	if tr.lastIn == 0 {
 		return nil
 	}
@@ -275,27 +314,78 @@ func (tr *turnRun) utilization() map[string]any {
 		"saturation":          sat,
 		"headroom_tokens":     limit - tr.lastIn,
 	}
-	if h := utilizationHint(tr.lastIn, limit); h != "" {
+	if tr.State != nil {
+		if pct, n, ok := tr.State.cacheHitRate(); ok {
+			u["cache_hit_rate"], u["cache_hit_window"] = pct, n
+		}
+	}
+	if h := tr.utilizationHint(limit, settled); h != "" {
 		u["hint"] = h
 	}
 	return u
 }
 
-// utilizationHint tells the model how full the window is once it is at
-// least 75 % full (spec §1.7), and what happens next: the loop drops older
-// outputs on its own, so the facts that matter must live in the answer or
-// in files. The text changes only with the level, so the delta repeats it
-// only when the level moves.
-func utilizationHint(last, limit int) string {
-	const keep = "Keep the important facts (paths, findings, decisions) in your answer or in files, and print only what you need."
-	pct := last * 100 / limit
-	switch {
+// hintLevelOf is the hint level of a request of last tokens in a window of
+// limit: 0 below 75 %, 1 from 75 %, 2 from 90 %, 3 above the window.
+func hintLevelOf(last, limit int) int {
+	switch pct := last * 100 / limit; {
 	case last > limit:
-		return "ACTION REQUIRED: the last request was larger than the context window; older outputs are being dropped from the request automatically. " + keep + " Finish the work soon."
+		return 3
 	case pct >= 90:
-		return "FOLD NOW: the context window is over 90% full. When it fills, the oldest outputs of this turn, then the oldest turns of the conversation, are dropped from the request automatically. " + keep
+		return 2
 	case pct >= 75:
-		return "FOLD SOON: the context window is over 75% full. When it fills, older outputs are dropped from the request automatically. " + keep
+		return 1
+	}
+	return 0
+}
+
+// utilizationHint is the hint for the current level, kept while the level
+// holds (see turnRun.hint).
+func (tr *turnRun) utilizationHint(limit, settled int) string {
+	level := hintLevelOf(tr.lastIn, limit)
+	if level != tr.hintLevel || tr.hintKey == "" {
+		tr.hintKey = foldSuggestion(tr.pos, settled, level)
+		tr.hintLevel, tr.hint = level, utilizationHint(tr.lastIn, limit, tr.hintKey)
+	}
+	return tr.hint
+}
+
+// foldSuggestion names the oldest settled work as a fold key for the hint:
+// at 75 % the older half of this turn's settled iterations, from 90 % all
+// of them (either way with every earlier turn: `-tN/iK`); at a turn's first
+// iteration the earlier turns (`-tN`); "" when nothing is settled.
+func foldSuggestion(turn, settled, level int) string {
+	k := settled
+	if level == 1 {
+		k = (settled + 1) / 2
+	}
+	switch {
+	case k >= 1:
+		return fmt.Sprintf("-t%d/i%d", turn, k)
+	case turn > 1:
+		return fmt.Sprintf("-t%d", turn-1)
+	}
+	return ""
+}
+
+// utilizationHint tells the model how full the window is once it is at
+// least 75 % full (spec §1.7), names the fold that would free it (key, a
+// fold key for fold_session; "" when nothing is settled), and says what
+// happens otherwise: the loop drops older outputs on its own, so the facts
+// that matter must live in a gist, the answer or files.
+func utilizationHint(last, limit int, key string) string {
+	const keep = "Keep the important facts (paths, findings, decisions) in your gists, your answer or files, and print only what you need."
+	fold := ""
+	if key != "" {
+		fold = fmt.Sprintf(`Fold settled work with fold_session(%q, gist): a one-line gist of what it found replaces it. `, key)
+	}
+	switch hintLevelOf(last, limit) {
+	case 3:
+		return "ACTION REQUIRED: the last request was larger than the context window; older outputs are being dropped from the request automatically. " + fold + keep + " Finish the work soon."
+	case 2:
+		return "FOLD NOW: the context window is over 90% full. " + fold + "When it fills, the oldest outputs of this turn, then the oldest turns of the conversation, are dropped from the request automatically. " + keep
+	case 1:
+		return "FOLD SOON: the context window is over 75% full. " + fold + "When it fills, older outputs are dropped from the request automatically. " + keep
 	}
 	return ""
 }
@@ -341,6 +431,9 @@ func (tr *turnRun) run() Result {
 		it.Reasoning, it.Usage = resp.Reasoning, resp.Usage
 		tr.usage = tr.usage.Add(resp.Usage)
 		if resp.HasUsage && resp.Usage.InputTokens > 0 {
+			if tr.State != nil {
+				tr.State.measure(resp.Usage)
+			}
 			tr.lastIn = resp.Usage.InputTokens
 			tr.calibrate(resp.Usage.InputTokens, tr.sentEst)
 		}
@@ -525,7 +618,7 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 		default:
 			codes = append(codes, p.Code)
 			tr.publish(events.FormStart, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "index": i})
-			view := tr.t.View(tr.pos, tr.iter, tr.utilization())
+			view := tr.t.View(tr.pos, tr.iter, tr.utilization(tr.iter-1))
 			res := tr.Exec.Exec(tr.ctx, p.Code, view)
 			body = res.Wire()
 			rec["output"], rec["duration_ms"] = res.Output, res.Duration.Milliseconds()
@@ -551,7 +644,7 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 	}
 	// The session delta rides on the first result, after a blank line.
 	if tr.t.View != nil && tr.State != nil {
-		cur := tr.t.View(tr.pos, tr.iter+1, tr.utilization())
+		cur := tr.t.View(tr.pos, tr.iter+1, tr.utilization(tr.iter))
 		if lines := prompt.SessionDelta(tr.State.Baseline, cur); len(lines) > 0 {
 			results[0] = strings.TrimRight(results[0], "\n") + "\n\n" + strings.Join(lines, "\n")
 		}
