@@ -121,7 +121,7 @@ func TestCoreSystemPromptNamesOnlyOurSurface(t *testing.T) {
 	known := map[string]bool{
 		"python_execution": true,
 		"ls":               true, "cat": true, "grep": true, "glob": true, "write": true, "patch": true,
-		"shell": true, "doc": true, "apropos": true, "defs": true, "print": true,
+		"shell": true, "doc": true, "apropos": true, "defs": true, "print": true, "fold_session": true,
 	}
 	p := CoreSystemPrompt
 	for _, m := range regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_.]*)\\(").FindAllStringSubmatch(p, -1) {
@@ -129,7 +129,7 @@ func TestCoreSystemPromptNamesOnlyOurSurface(t *testing.T) {
 			t.Errorf("core prompt calls %s(), which is not a sandbox function", m[1])
 		}
 	}
-	for _, banned := range []string{"session_fold", "fold_session", "struct_patch", "gather", "await", "repl_eval", "run_tests", "`rg`", "line:hash"} {
+	for _, banned := range []string{"session_fold", "struct_patch", "gather", "await", "repl_eval", "run_tests", "`rg`", "line:hash"} {
 		if strings.Contains(p, banned) {
 			t.Errorf("core prompt mentions %q, which our surface does not have", banned)
 		}
