@@ -189,9 +189,10 @@ func (tr *turnRun) calibrate(measured, estimated int) {
 type compaction struct {
 	outputs int // settled outputs replaced by stubs
 	turns   int // prior turns of the recap now dropped (cumulative)
+	clipped int // outputs of the newest iteration clipped in the middle (the last resort)
 }
 
-func (c compaction) any() bool { return c.outputs > 0 || c.turns > 0 }
+func (c compaction) any() bool { return c.outputs > 0 || c.turns > 0 || c.clipped > 0 }
 
 // isResult reports whether msgs[i] is a program's output.
 func isResult(m *chat.Message) bool {
@@ -241,10 +242,61 @@ func (tr *turnRun) compact(target int) compaction {
 		tr.dropped = k
 		c.turns = k
 	}
+	// Last resort: the newest iteration's own outputs, which the model is
+	// about to read, keep their head and tail (what ran, how it ended).
+	for i := newest; i < len(tr.msgs) && est > target; i++ {
+		m := &tr.msgs[i]
+		if !isResult(m) {
+			continue
+		}
+		before := messageTokens(m)
+		keep := (before - (est - target)) * 4 // chars, at the estimate's ~4 per token
+		clipped, ok := clipOutput(m.Content, max(keep, minClipChars))
+		if !ok {
+			continue
+		}
+		m.Content = clipped
+		est += messageTokens(m) - before
+		c.clipped++
+	}
 	if c.any() {
 		tr.gen++ // the next request is no longer the stored prefix plus appends
 	}
 	return c
+}
+
+// minClipChars is the least of an output the last-resort clip keeps.
+const minClipChars = 2000
+
+// outputClippedNote marks an output cut in the middle to fit the window.
+const outputClippedNote = "# ⋯ output clipped to fit the context window"
+
+// clipOutput keeps about keep characters of one output's body, its head and
+// its tail, with a note of what was cut; the `# tN/iM` header, breadcrumbs
+// and `session[...]` lines stay. False when the body is short enough.
+func clipOutput(content string, keep int) (string, bool) {
+	prefix, crumbs, deltas, body := splitResult(content)
+	if lead := append(crumbs, deltas...); len(lead) > 0 {
+		prefix += strings.Join(lead, "\n") + "\n"
+	}
+	header := ""
+	if strings.HasPrefix(body, "# t") {
+		if i := strings.IndexByte(body, '\n'); i > 0 {
+			header, body = body[:i+1], body[i+1:]
+		}
+	}
+	delta := ""
+	if i := strings.LastIndex(body, "\n\n"); i >= 0 && isDeltaLines(body[i+2:]) {
+		delta, body = body[i:], body[:i]
+	}
+	r := []rune(body)
+	if len(r) <= keep {
+		return content, false
+	}
+	head, tail := keep/2, keep-keep/2
+	note := fmt.Sprintf("\n%s: kept the first %s and last %s of %s chars — narrow the program next time\n",
+		outputClippedNote, thousands(head), thousands(tail), thousands(len(r)))
+	return prefix + header + string(r[:head]) + note + string(r[len(r)-tail:]) + delta, true
 }
 
 // replaceInitial swaps the turn's initial messages (before tr.base) for
@@ -360,6 +412,9 @@ func (tr *turnRun) warnCompacted(c compaction, why string) {
 	var what []string
 	if c.outputs > 0 {
 		what = append(what, fmt.Sprintf("%d older output(s)", c.outputs))
+	}
+	if c.clipped > 0 {
+		what = append(what, fmt.Sprintf("the middle of the newest output(s) (%d)", c.clipped))
 	}
 	if c.turns > 0 {
 		p := tr.t.Recap.Positions

@@ -103,6 +103,44 @@ func TestOverflowDropsSettledOutputsAndCompletes(t *testing.T) {
 	}
 }
 
+// One output alone too big for the window: nothing older to drop, so the
+// newest output keeps its head and tail with a note, the request fits, and
+// the turn goes on; the store keeps the output whole.
+func TestOverflowClipsTheNewestOutputAsALastResort(t *testing.T) {
+	const window = 6000
+	answer := providertest.Reply{Content: []string{"Read the ends."}, MaxInputChars: window}
+	r := newRig(t, false, providertest.Reply{Code: "print('HEAD' + 'x' * 20000 + 'TAIL')"}, answer)
+	ch, stop := r.broker.Subscribe(1024)
+	defer stop()
+	res := r.turn(context.Background(), "print a lot", false)
+	if res.Status != StatusDone || res.Answer != "Read the ends." {
+		t.Fatalf("result = %+v", res)
+	}
+	reqs := r.llm.Requests()
+	sent := reqs[len(reqs)-1]
+	if providertest.InputChars(sent.Messages) > window {
+		t.Fatalf("the answered request has %d chars, window %d", providertest.InputChars(sent.Messages), window)
+	}
+	var result string
+	for _, m := range sent.Messages {
+		if m["role"] == "tool" {
+			result = fmt.Sprint(m["content"])
+		}
+	}
+	if !strings.HasPrefix(result, "# t1/i1\nHEAD") || !strings.Contains(result, "TAIL") || !strings.Contains(result, outputClippedNote+": kept the first") ||
+		!strings.Contains(result, "of 20,008 chars") || !strings.Contains(result, "session[") {
+		t.Errorf("the newest output as sent = %.300q … %.200q", result, result[max(0, len(result)-200):])
+	}
+	if w := warnings(ch); len(w) != 1 || !strings.Contains(w[0], "the middle of the newest output(s) (1)") {
+		t.Errorf("warnings = %q", w)
+	}
+	turns, _ := r.store.ListTurns(context.Background(), r.sid)
+	its, _ := r.store.ListIterations(context.Background(), turns[0].ID)
+	if len(its) < 1 || !strings.Contains(its[0].Output, strings.Repeat("x", 20000)) {
+		t.Fatal("the store lost the clipped output")
+	}
+}
+
 // A provider that never says how large the request was, and keeps refusing:
 // three blind cuts, each request smaller than the one before, then the turn
 // ends with an error that says what to do.
