@@ -16,67 +16,6 @@ import (
 // The stub a settled output becomes when the loop drops it from a request.
 const droppedStub = "output dropped to fit the context window"
 
-// sentMsg is one message reduced to what the provider receives of it, so
-// the inspector's messages and the fake's recorded ones compare field by
-// field.
-type sentMsg struct {
-	Role, Content, ToolCallID string
-	Parts, Calls              []string
-}
-
-func sentFromWire(m map[string]any) sentMsg {
-	w := sentMsg{Role: fmt.Sprint(m["role"])}
-	switch c := m["content"].(type) {
-	case string:
-		w.Content = c
-	case []any:
-		for _, p := range c {
-			pm, _ := p.(map[string]any)
-			if iu, ok := pm["image_url"].(map[string]any); ok {
-				w.Parts = append(w.Parts, "image:"+fmt.Sprint(iu["url"]))
-			} else {
-				w.Parts = append(w.Parts, "text:"+fmt.Sprint(pm["text"]))
-			}
-		}
-	}
-	if id, ok := m["tool_call_id"].(string); ok {
-		w.ToolCallID = id
-	}
-	calls, _ := m["tool_calls"].([]any)
-	for _, c := range calls {
-		cm, _ := c.(map[string]any)
-		f, _ := cm["function"].(map[string]any)
-		w.Calls = append(w.Calls, fmt.Sprintf("%v|%v|%v", cm["id"], f["name"], f["arguments"]))
-	}
-	return w
-}
-
-func sentFromChat(m chat.Message) sentMsg {
-	w := sentMsg{Role: m.Role, ToolCallID: m.ToolCallID}
-	if len(m.Parts) > 0 {
-		for _, p := range m.Parts {
-			if p.Type == "image_url" {
-				w.Parts = append(w.Parts, "image:"+p.ImageURL)
-			} else {
-				w.Parts = append(w.Parts, "text:"+p.Text)
-			}
-		}
-	} else {
-		w.Content = m.Content
-		if m.Role == chat.RoleTool && w.Content == "" {
-			w.Content = "(no output)" // as the provider sends an empty result
-		}
-	}
-	for _, c := range m.ToolCalls {
-		w.Calls = append(w.Calls, fmt.Sprintf("%s|%s|%s", c.ID, c.Name, c.Arguments))
-	}
-	return w
-}
-
-// inspectorShows checks the prompt inspector's view of iteration iter
-// against the request the fake LLM recorded: the same messages, message by
-// message (the rebuilt messages the view is cut from, and the view's own
-// roles and texts). It returns the view's text.
 func inspectorShows(t *testing.T, e *Engine, sessionID string, iter int, sent providertest.Recorded) string {
 	t.Helper()
 	return inspectorShowsTurn(t, e, sessionID, 1, iter, sent)
@@ -89,12 +28,12 @@ func inspectorShowsTurn(t *testing.T, e *Engine, sessionID string, turn, iter in
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got, want []sentMsg
+	var got, want []providertest.Sent
 	for _, m := range msgs {
-		got = append(got, sentFromChat(m))
+		got = append(got, providertest.SentFromChat(m))
 	}
 	for _, m := range sent.Messages {
-		want = append(want, sentFromWire(m))
+		want = append(want, providertest.SentFromWire(m))
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("inspector's iteration %d is not what was sent (-sent +inspector):\n%.3000s", iter, diff)

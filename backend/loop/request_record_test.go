@@ -13,72 +13,16 @@ import (
 	"github.com/visdesktop/vis/backend/provider/providertest"
 )
 
-// wireMsg is one message reduced to what the provider receives of it, so a
-// stored chat.Message and a recorded wire message compare field by field.
-type wireMsg struct {
-	Role, Content, ToolCallID string
-	Parts, Calls              []string
-}
-
-func fromWire(m map[string]any) wireMsg {
-	w := wireMsg{Role: fmt.Sprint(m["role"])}
-	switch c := m["content"].(type) {
-	case string:
-		w.Content = c
-	case []any:
-		for _, p := range c {
-			pm, _ := p.(map[string]any)
-			if iu, ok := pm["image_url"].(map[string]any); ok {
-				w.Parts = append(w.Parts, "image:"+fmt.Sprint(iu["url"]))
-			} else {
-				w.Parts = append(w.Parts, "text:"+fmt.Sprint(pm["text"]))
-			}
-		}
-	}
-	if id, ok := m["tool_call_id"].(string); ok {
-		w.ToolCallID = id
-	}
-	calls, _ := m["tool_calls"].([]any)
-	for _, c := range calls {
-		cm, _ := c.(map[string]any)
-		f, _ := cm["function"].(map[string]any)
-		w.Calls = append(w.Calls, fmt.Sprintf("%v|%v|%v", cm["id"], f["name"], f["arguments"]))
-	}
-	return w
-}
-
-func fromChat(m chat.Message) wireMsg {
-	w := wireMsg{Role: m.Role, ToolCallID: m.ToolCallID}
-	if len(m.Parts) > 0 {
-		for _, p := range m.Parts {
-			if p.Type == "image_url" {
-				w.Parts = append(w.Parts, "image:"+p.ImageURL)
-			} else {
-				w.Parts = append(w.Parts, "text:"+p.Text)
-			}
-		}
-	} else {
-		w.Content = m.Content
-		if m.Role == chat.RoleTool && w.Content == "" {
-			w.Content = "(no output)" // as the provider sends an empty result
-		}
-	}
-	for _, c := range m.ToolCalls {
-		w.Calls = append(w.Calls, fmt.Sprintf("%s|%s|%s", c.ID, c.Name, c.Arguments))
-	}
-	return w
-}
-
 // sameAsSent fails the test unless msgs are, message by message, the
 // recorded request's messages.
 func sameAsSent(t *testing.T, what string, rec providertest.Recorded, msgs []chat.Message) {
 	t.Helper()
-	var got, want []wireMsg
+	var got, want []providertest.Sent
 	for _, m := range msgs {
-		got = append(got, fromChat(m))
+		got = append(got, providertest.SentFromChat(m))
 	}
 	for _, m := range rec.Messages {
-		want = append(want, fromWire(m))
+		want = append(want, providertest.SentFromWire(m))
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("%s is not what was sent (-sent +stored):\n%.3000s", what, diff)
