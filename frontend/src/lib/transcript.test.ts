@@ -347,6 +347,17 @@ describe('applyEvents', () => {
     expect(view.turns).toHaveLength(1)
   })
 
+  it('keeps a warning that arrived while the snapshot loaded (snapshots hold no warnings)', () => {
+    // base() is a snapshot at seq 10: older events are in it, warnings are not.
+    const { view } = applyEvents(base(), [
+      ev(8, 'warning', { turn: undefined, message: 'Context window full: dropped 1 older output(s)' }),
+      ev(9, 'turn-start', { turn: 2, request: 'already in the snapshot' }),
+    ])
+    expect(view.warnings).toEqual(['Context window full: dropped 1 older output(s)'])
+    expect(view.turns).toHaveLength(1)
+    expect(view.seq).toBe(10)
+  })
+
   it('puts tool calls on the program of the iteration the event names', () => {
     const v = applyEvents(base(), [
       ev(11, 'turn-start', { request: 'q' }),

@@ -310,7 +310,10 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
   let reload = false
   let v = view
   for (const e of events) {
-    if (!v.sessionId || e.session_id !== v.sessionId || e.seq <= v.seq) continue
+    if (!v.sessionId || e.session_id !== v.sessionId) continue
+    // A snapshot (its seq) holds everything but warnings, which are never
+    // stored: a warning held while the snapshot loaded still counts.
+    if (e.seq <= v.seq && e.event !== 'warning') continue
     let turns = v.turns
     let running = v.running
     let warnings = v.warnings
@@ -481,7 +484,7 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
       turns = turns.slice()
       turns[i] = t
     }
-    v = { ...v, turns, running, warnings, seq: e.seq }
+    v = { ...v, turns, running, warnings, seq: Math.max(v.seq, e.seq) }
   }
   return { view: v, reload }
 }
