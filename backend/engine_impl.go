@@ -497,7 +497,8 @@ func (e *Engine) resolve(workspace string, req SendRequest) (*resolvedTurn, erro
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	client, err := provider.New(provider.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model.Name, Headers: r.Headers, NoTools: !r.Model.SupportsTools()})
+	client, err := provider.New(provider.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model.Name, Headers: r.Headers, NoTools: !r.Model.SupportsTools(),
+		CacheControl: provider.WantsCacheControl(r.BaseURL, r.Model.Name)})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}

@@ -91,6 +91,9 @@ type Config struct {
 	// prompt for minutes before the first token.
 	IdleTimeout time.Duration
 	HTTPClient  *http.Client // nil = a client without overall timeout
+	// CacheControl marks prompt-cache breakpoints (cache.go); the caller
+	// decides, usually with WantsCacheControl.
+	CacheControl bool
 }
 
 // Request is one model call.
@@ -182,7 +185,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	oc.HTTPClient = &doer{base: hc, headers: cfg.Headers}
+	oc.HTTPClient = &doer{base: hc, headers: cfg.Headers, cache: cfg.CacheControl}
 	return &Client{cfg: cfg, oa: openai.NewClientWithConfig(oc)}, nil
 }
 

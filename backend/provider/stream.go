@@ -68,11 +68,15 @@ func (a *attempt) retryAfter() time.Duration {
 type doer struct {
 	base    *http.Client
 	headers map[string]string
+	cache   bool // mark prompt-cache breakpoints (cache.go)
 }
 
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	for k, v := range d.headers {
 		req.Header.Set(k, v)
+	}
+	if d.cache {
+		markCache(req)
 	}
 	resp, err := d.base.Do(req)
 	att, _ := req.Context().Value(attemptKey{}).(*attempt)
