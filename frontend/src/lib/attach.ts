@@ -96,3 +96,13 @@ export function pastedName(f: File, n: number): string {
   const ext = (f.type.split('/')[1] ?? 'png').replace('jpeg', 'jpg').replace(/\W.*$/, '')
   return `pasted image ${n}.${ext || 'png'}`
 }
+
+/**
+ * Whether a drag carries files or file URIs (a file manager's drag): those
+ * reach Vis through Go, so the page must not drop them as text.
+ */
+export function carriesFiles(data: DataTransfer | null): boolean {
+  if (!data) return false
+  const types = Array.from(data.types ?? [])
+  return types.includes('Files') || types.includes('text/uri-list')
+}
