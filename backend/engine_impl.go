@@ -590,7 +590,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	}
 	imgs, skipped := e.images(rt.workspace, req, rv.res.Model.Vision)
 	for _, sk := range skipped {
-		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, sk.Reason)}})
+		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, strings.TrimSuffix(sk.Reason, " — image not attached"))}})
 	}
 	effort, nudge := "", false
 	if rv.res.Reasoning != "" {

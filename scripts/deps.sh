@@ -49,6 +49,7 @@ if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
   fi
   if [ "$mode" = test ]; then
     want_pkg xvfb xauth imagemagick xdotool chromium python3 black
+    want_pkg python3-gi gir1.2-gtk-3.0 # scripts/dragsrc.py: the smoke test drags a file in from another app
     want_pkg clojure libnrepl-clojure # a real nREPL server for backend/packs/clojure/nrepl tests
   fi
   if [ ${#need_apt[@]} -gt 0 ]; then

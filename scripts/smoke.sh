@@ -84,6 +84,10 @@ cat >"$tmp/script.json" <<'EOF'
     "content": ["The project ", "has **two** files: ", "`README.md`, ", "which describes ", "a tiny demo, ", "and `main.py`, ", "which prints hello."],
     "usage": {"input_tokens": 1150, "output_tokens": 31},
     "delay": "120ms"
+  },
+  {
+    "content": ["I was told ", "about the dropped image."],
+    "usage": {"input_tokens": 1300, "output_tokens": 8}
   }
 ]
 EOF
@@ -294,4 +298,69 @@ start_app
 painted "$out/restart.png"
 like "$out/restart.png" "$out/turn.png" "the session reopened after a restart"
 alive
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png"
+
+# --- 7. a file dropped from another application -------------------------------
+# A GTK drag source outside the window (as a file manager would) drags a
+# PNG's URI onto the composer: WebKitGTK hands it to Go (OnFileDrop), the
+# page attaches it as a thumbnail and must not also drop the URI as text.
+convert -size 64x48 xc:tomato "$tmp/dropped.png"
+read -r sw sh < <(xdotool getdisplaygeometry)
+/usr/bin/python3 scripts/dragsrc.py "file://$tmp/dropped.png" $(( sw - 90 )) $(( sh - 45 )) >"$tmp/dragsrc.log" 2>&1 &
+drag_pid=$!
+src=""
+for _ in $(seq 1 40); do
+  src=$(xdotool search --onlyvisible --name '^vis-smoke-dragsrc$' 2>/dev/null | head -n 1 || true)
+  [ -n "$src" ] && break
+  kill -0 "$drag_pid" 2>/dev/null || die "the drag source exited: $(cat "$tmp/dragsrc.log")"
+  sleep 0.25
+done
+[ -n "$src" ] || die "no drag source window: $(cat "$tmp/dragsrc.log")"
+xdotool windowraise "$src"
+shot "$out/before-drop.png"
+eval "$(xdotool getwindowgeometry --shell "$wid")"                   # X Y WIDTH HEIGHT: the Vis window
+eval "$(xdotool getwindowgeometry --shell "$src" | sed 's/^/SRC_/')" # the drag source
+from_x=$(( SRC_X + SRC_WIDTH / 2 )); from_y=$(( SRC_Y + SRC_HEIGHT / 2 ))
+to_x=$(( X + WIDTH / 2 + 130 )); to_y=$(( Y + HEIGHT - 110 ))
+xdotool mousemove "$from_x" "$from_y"
+sleep 0.3
+xdotool mousedown 1
+for i in 1 2 3 4 5 6 7 8; do
+  xdotool mousemove $(( from_x + (to_x - from_x) * i / 8 )) $(( from_y + (to_y - from_y) * i / 8 ))
+  sleep 0.15
+done
+sleep 0.4
+xdotool mouseup 1
+# The thumbnail row appears above the input: the composer area changes.
+crop=$(( w - 262 ))x150+262+$(( h - 260 ))
+d_drop=0
+for _ in $(seq 1 20); do
+  sleep 0.5
+  shot "$out/dropped.png"
+  convert "$out/before-drop.png" -crop "$crop" +repage "$tmp/a.png"
+  convert "$out/dropped.png" -crop "$crop" +repage "$tmp/b.png"
+  d_drop=$({ compare -metric RMSE "$tmp/a.png" "$tmp/b.png" null: 2>&1 || true; } | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p')
+  awk -v d="$d_drop" 'BEGIN { exit !(d > 0.01) }' && break
+done
+kill "$drag_pid" 2>/dev/null || true
+wait "$drag_pid" 2>/dev/null || true
+awk -v d="$d_drop" 'BEGIN { exit !(d > 0.01) }' || die "dropping a file did not show a thumbnail (composer difference ${d_drop}); see $out/dropped.png"
+log "the dropped file shows above the composer (difference ${d_drop})"
+# Send with a typed request: the stored request is exactly what was typed
+# (the page did not also insert the file:// URI), and the turn answers.
+drop_request='Describe the dropped image'
+click $(( w / 2 + 130 )) $(( h - 90 ))
+xdotool type --delay 15 "$drop_request"
+xdotool key Return
+status=""
+deadline=$(( $(date +%s) + wait_turn ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  alive
+  vis show --json "$sid" >"$tmp/show.json"
+  status=$(json '(d.turns && d.turns[1] && d.turns[1].status) || ""' <"$tmp/show.json")
+  case "$status" in '' | running | interrupted) sleep 0.3 ;; *) break ;; esac
+done
+[ "$status" = done ] || die "the turn with the dropped image ended '${status}'"
+got=$(json 'd.turns[1].request' <"$tmp/show.json")
+[ "$got" = "$drop_request" ] || die "the request sent with the dropped image is '$got', want '$drop_request' (did the drop insert text?)"
+stable "$out/drop-turn.png"
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png"
