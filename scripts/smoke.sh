@@ -237,10 +237,9 @@ xdotool key Return
 sent=$(date +%s)
 
 # --- 3. wait for the turn through the CLI -------------------------------------
-# Every process that opens the engine (these CLI calls included) marks turns
-# left "running" as interrupted, even one the window is running right now;
-# the window's FinishTurn then overwrites that. So "interrupted" counts as
-# "not ended yet" here while the app is alive (engine issue, reported).
+# Each of these CLI calls opens the engine, which marks "running" turns of
+# dead processes interrupted; the window is alive, so its turn must stay
+# "running" until it ends ("interrupted" here is a failure).
 sid=""
 status=""
 live=0
@@ -254,7 +253,8 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
     vis show --json "$sid" >"$tmp/show.json"
     status=$(json '(d.turns && d.turns[0] && d.turns[0].status) || ""' <"$tmp/show.json")
     case "$status" in
-    running | interrupted)
+    interrupted) die "a CLI call marked the live window's turn interrupted (store.InterruptRunning must spare live owners)" ;;
+    running)
       if [ "$live" = 0 ]; then
         import -window "$wid" "$out/live.png" 2>/dev/null || true
         live=1
@@ -266,7 +266,7 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   sleep 0.3
 done
 [ -n "$sid" ] || die "no session was created ${wait_turn}s after Enter (did the composer get the text?); see $out/app.png and $out/app.log"
-case "$status" in '' | running | interrupted) die "turn 1 of $sid did not end within ${wait_turn}s (status '${status}')" ;; esac
+case "$status" in '' | running) die "turn 1 of $sid did not end within ${wait_turn}s (status '${status}')" ;; esac
 log "turn ended ($status) $(( $(date +%s) - sent ))s after Enter"
 [ "$status" = done ] || die "turn status is '$status', want done: $(json 'd.turns[0].error' <"$tmp/show.json")"
 got=$(json 'd.turns[0].answer' <"$tmp/show.json")
@@ -357,7 +357,7 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   alive
   vis show --json "$sid" >"$tmp/show.json"
   status=$(json '(d.turns && d.turns[1] && d.turns[1].status) || ""' <"$tmp/show.json")
-  case "$status" in '' | running | interrupted) sleep 0.3 ;; *) break ;; esac
+  case "$status" in '' | running) sleep 0.3 ;; *) break ;; esac
 done
 [ "$status" = done ] || die "the turn with the dropped image ended '${status}'"
 got=$(json 'd.turns[1].request' <"$tmp/show.json")
