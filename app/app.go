@@ -56,6 +56,8 @@ type App struct {
 
 	stopBridge context.CancelFunc
 	bridgeDone chan struct{}
+
+	dropped droppedFiles // paths drops handed to the page (their previews)
 }
 
 // New returns an App that fronts eng. Call Run to open the window.

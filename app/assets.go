@@ -183,3 +183,11 @@ func AssetHandler(src AssetSource) http.Handler {
 	mux.Handle(ImagePath, ImageHandler(src))
 	return mux
 }
+
+// assets is AssetHandler plus the previews of files dropped on a's window.
+func (a *App) assets() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(DroppedPath, a.dropped.handler())
+	mux.Handle("/", AssetHandler(a.eng))
+	return mux
+}

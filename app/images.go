@@ -122,6 +122,7 @@ func (a *App) fileDropped(_, _ int, paths []string) {
 		}
 	}
 	if len(out) > 0 {
+		a.dropped.add(out)
 		sh.Emit(DropName, out)
 	}
 }

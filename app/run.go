@@ -43,7 +43,7 @@ func Run(a *App, ro RunOptions) error {
 		MinHeight:        minHeight,
 		StartHidden:      true,
 		BackgroundColour: options.NewRGB(0xf7, 0xf7, 0xf5),
-		AssetServer:      &assetserver.Options{Assets: ro.Assets, Handler: AssetHandler(a.eng)},
+		AssetServer:      &assetserver.Options{Assets: ro.Assets, Handler: a.assets()},
 		Bind:             []any{a},
 		ErrorFormatter:   func(err error) any { return err.Error() },
 		OnStartup: func(ctx context.Context) {

@@ -117,6 +117,23 @@ describe('Composer images', () => {
     ])
   })
 
+  it("a dropped file previews from the window's asset server, and falls back to the icon when that fails", async () => {
+    const { el, drop } = setup()
+    drop(['/home/me/shots/screen one.png', '/tmp/notes.txt'])
+    await settle()
+    const imgs = all<HTMLImageElement>(el, 'attach-thumb').map((t) => t.querySelector('img'))
+    expect(imgs.map((i) => i?.getAttribute('src'))).toEqual([
+      '/vis/dropped?path=%2Fhome%2Fme%2Fshots%2Fscreen%20one.png',
+      '/vis/dropped?path=%2Ftmp%2Fnotes.txt',
+    ])
+    imgs[1]!.dispatchEvent(new Event('error'))
+    await settle()
+    const thumbs = all(el, 'attach-thumb')
+    expect(thumbs[0].querySelector('img')).not.toBeNull()
+    expect(thumbs[1].querySelector('img')).toBeNull()
+    expect(thumbs[1].querySelector('svg')).not.toBeNull()
+  })
+
   it('a refused send keeps the images; a queued message takes its images and Stop brings them back', async () => {
     const refused = setup(false, false)
     refused.drop(['/x/a.png'])

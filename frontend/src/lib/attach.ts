@@ -36,6 +36,11 @@ export function baseName(path: string): string {
   return parts[parts.length - 1] ?? path
 }
 
+/** Where the window serves a dropped file's preview (app.DroppedPath). */
+export function droppedPreview(path: string): string {
+  return '/vis/dropped?path=' + encodeURIComponent(path)
+}
+
 export function fromPath(path: string): Attachment {
   return { id: nextId++, name: baseName(path), path, dataUrl: '' }
 }
