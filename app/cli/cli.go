@@ -195,25 +195,24 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
-	var out *jsonOut
+	// With --json every event is printed; without it the answer is all
+	// stdout gets, and what the window shows as a warning banner (an image
+	// not sent, a full context window, a config file ignored) goes to stderr
+	// as it happens.
+	var out *eventPump
 	if *asJSON {
 		out = startJSON(eng.Events(), env.Stdout)
 	}
-	// Without --json the answer is all stdout gets; what the window shows
-	// as a warning banner (an image not sent, a full context window, a
-	// config file ignored) goes to stderr as it happens.
-	warnings := startEvents(eng.Events(), func(e events.Event) {
-		if e.Phase == events.Warning && !*asJSON {
-			if msg, _ := e.Data["message"].(string); msg != "" {
+	pump := out
+	if pump == nil {
+		pump = startEvents(eng.Events(), func(e events.Event) {
+			if msg, _ := e.Data["message"].(string); e.Phase == events.Warning && msg != "" {
 				fmt.Fprintln(env.Stderr, "vis: warning:", msg)
 			}
-		}
-	})
-	res, err := eng.RunTurn(ctx, backend.SendRequest{SessionID: sid, Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()})
-	if out != nil {
-		out.stop(eng.Events().Seq())
+		})
 	}
-	warnings.stop(eng.Events().Seq())
+	res, err := eng.RunTurn(ctx, backend.SendRequest{SessionID: sid, Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()})
+	pump.stop(eng.Events().Seq())
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis run:", err)
 		switch {
@@ -249,8 +248,9 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	}
 }
 
-// jsonOut prints engine events as JSON lines while a turn runs.
-type jsonOut struct {
+// eventPump hands every engine event to each while a turn runs: startJSON
+// prints them as JSON lines, startEvents does what its caller says.
+type eventPump struct {
 	mu     sync.Mutex
 	w      io.Writer
 	enc    *json.Encoder
@@ -261,8 +261,8 @@ type jsonOut struct {
 	upto   chan int64
 }
 
-func startJSON(b *events.Broker, w io.Writer) *jsonOut {
-	o := &jsonOut{w: w, enc: json.NewEncoder(w)}
+func startJSON(b *events.Broker, w io.Writer) *eventPump {
+	o := &eventPump{w: w, enc: json.NewEncoder(w)}
 	o.enc.SetEscapeHTML(false)
 	o.each = func(e events.Event) { o.write(e) }
 	o.start(b)
@@ -270,19 +270,19 @@ func startJSON(b *events.Broker, w io.Writer) *jsonOut {
 }
 
 // startEvents calls each for every event until stop (no output of its own).
-func startEvents(b *events.Broker, each func(events.Event)) *jsonOut {
-	o := &jsonOut{each: each}
+func startEvents(b *events.Broker, each func(events.Event)) *eventPump {
+	o := &eventPump{each: each}
 	o.start(b)
 	return o
 }
 
-func (o *jsonOut) start(b *events.Broker) {
+func (o *eventPump) start(b *events.Broker) {
 	o.ch, o.cancel = b.Subscribe(8192)
 	o.done, o.upto = make(chan struct{}), make(chan int64, 1)
 	go o.pump() // owner: o; ends at stop
 }
 
-func (o *jsonOut) pump() {
+func (o *eventPump) pump() {
 	defer close(o.done)
 	last := int64(-1)
 	for {
@@ -300,7 +300,7 @@ func (o *jsonOut) pump() {
 	}
 }
 
-func (o *jsonOut) drained(last int64) bool {
+func (o *eventPump) drained(last int64) bool {
 	for {
 		select {
 		case e := <-o.ch:
@@ -315,13 +315,13 @@ func (o *jsonOut) drained(last int64) bool {
 }
 
 // stop prints what is buffered up to seq and stops.
-func (o *jsonOut) stop(seq int64) {
+func (o *eventPump) stop(seq int64) {
 	o.upto <- seq
 	<-o.done
 	o.cancel()
 }
 
-func (o *jsonOut) write(v any) {
+func (o *eventPump) write(v any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	_ = o.enc.Encode(v)
