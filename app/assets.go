@@ -41,9 +41,7 @@ func OutputHandler(src TranscriptSource) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		if !readOnly(w, r) {
 			return
 		}
 		parts := strings.Split(rest, "/")
@@ -74,15 +72,7 @@ func OutputHandler(src TranscriptSource) http.Handler {
 			http.Error(w, "no such output", http.StatusNotFound)
 			return
 		}
-		h := w.Header()
-		h.Set("Content-Type", "text/plain; charset=utf-8")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "no-store")
-		h.Set("Content-Length", strconv.Itoa(len(out)))
-		if r.Method == http.MethodHead {
-			return
-		}
-		_, _ = w.Write([]byte(out))
+		serveBytes(w, r, "text/plain; charset=utf-8", "no-store", []byte(out))
 	})
 }
 
@@ -133,9 +123,7 @@ func ImageHandler(src ImageSource) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		if !readOnly(w, r) {
 			return
 		}
 		sid, ids, ok := strings.Cut(rest, "/")
@@ -156,17 +144,34 @@ func ImageHandler(src ImageSource) http.Handler {
 		if !strings.HasPrefix(mime, "image/") {
 			mime = "application/octet-stream"
 		}
-		h := w.Header()
-		h.Set("Content-Type", mime)
-		h.Set("X-Content-Type-Options", "nosniff")
 		// An id names the same bytes for ever (stored once per content hash).
-		h.Set("Cache-Control", "private, max-age=86400")
-		h.Set("Content-Length", strconv.Itoa(len(b)))
-		if r.Method == http.MethodHead {
-			return
-		}
-		_, _ = w.Write(b)
+		serveBytes(w, r, mime, "private, max-age=86400", b)
 	})
+}
+
+// readOnly answers 405 to methods other than GET and HEAD (the asset
+// routes only read) and reports whether the request may go on.
+func readOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	return false
+}
+
+// serveBytes answers with b as mime (never sniffed) under the cache policy;
+// a HEAD request gets the headers only.
+func serveBytes(w http.ResponseWriter, r *http.Request, mime, cache string, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", mime)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", cache)
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	_, _ = w.Write(b)
 }
 
 // AssetSource is what AssetHandler needs from the engine.

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 
 	"github.com/visdesktop/vis/backend/attach"
@@ -61,9 +60,7 @@ func (d *droppedFiles) has(p string) bool {
 // MaxImageBytes.
 func (d *droppedFiles) handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		if !readOnly(w, r) {
 			return
 		}
 		p := r.URL.Query().Get("path")
@@ -91,14 +88,6 @@ func (d *droppedFiles) handler() http.Handler {
 			http.Error(w, "not an image", http.StatusUnsupportedMediaType)
 			return
 		}
-		h := w.Header()
-		h.Set("Content-Type", mime)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "no-store") // the file may change before it is sent
-		h.Set("Content-Length", strconv.Itoa(len(b)))
-		if r.Method == http.MethodHead {
-			return
-		}
-		_, _ = w.Write(b)
+		serveBytes(w, r, mime, "no-store", b) // the file may change before it is sent
 	})
 }
