@@ -508,12 +508,11 @@ func (f *Facade) normalize(c *call, opts map[string]any) error {
 			opts["paths"] = paths
 		}
 	}
-	c.cwdSet = namesDir(opts)
-	cwd, err := f.resolveCwd(verb, opts)
+	cwd, named, err := f.resolveCwd(verb, opts)
 	if err != nil {
 		return err
 	}
-	c.cwd = cwd
+	c.cwd, c.cwdSet = cwd, named
 	opts["cwd"] = cwd
 	if verb == VerbEval || verb == VerbTest || verb == VerbFormat || verb == VerbLint {
 		id, err := oneID(verb, opts)
@@ -565,19 +564,11 @@ func oneID(verb string, opts map[string]any) (string, error) {
 	return id, nil
 }
 
-// namesDir reports whether opts name a directory (a non-blank cwd or project).
-func namesDir(opts map[string]any) bool {
-	for _, k := range []string{"cwd", "project"} {
-		if s, ok := opts[k].(string); ok && strings.TrimSpace(s) != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // resolveCwd reads cwd / project (aliases) into an absolute directory
-// inside the workspace; default the workspace root.
-func (f *Facade) resolveCwd(verb string, opts map[string]any) (string, error) {
+// inside the workspace; default the workspace root. named reports whether
+// the call named one (a non-blank cwd or project) rather than taking the
+// default.
+func (f *Facade) resolveCwd(verb string, opts map[string]any) (dir string, named bool, err error) {
 	var dirs []string
 	for _, k := range []string{"cwd", "project"} {
 		v, ok := opts[k]
@@ -587,7 +578,7 @@ func (f *Facade) resolveCwd(verb string, opts map[string]any) (string, error) {
 		delete(opts, k)
 		s, isStr := v.(string)
 		if !isStr {
-			return "", badArgs(verb, "%s must be a directory path string, got %T", k, v)
+			return "", false, badArgs(verb, "%s must be a directory path string, got %T", k, v)
 		}
 		if strings.TrimSpace(s) == "" {
 			continue
@@ -595,24 +586,24 @@ func (f *Facade) resolveCwd(verb string, opts map[string]any) (string, error) {
 		dirs = append(dirs, f.absDir(s))
 	}
 	if len(dirs) == 2 && dirs[0] != dirs[1] {
-		return "", refuse(CodeConflict, "pass cwd or project, not both", "%s: A call names ONE directory: cwd and project differ (%s, %s)", verb, f.tilde(dirs[0]), f.tilde(dirs[1]))
+		return "", false, refuse(CodeConflict, "pass cwd or project, not both", "%s: A call names ONE directory: cwd and project differ (%s, %s)", verb, f.tilde(dirs[0]), f.tilde(dirs[1]))
 	}
 	root := f.env.Workspace
 	if len(dirs) == 0 {
-		return root, nil
+		return root, false, nil
 	}
 	d := dirs[0]
 	if root != "" {
 		rel, err := filepath.Rel(root, d)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", refuse(CodeBadDirectory, "cwd is relative to the workspace root", "%s: %s is outside the workspace", verb, d)
+			return "", false, refuse(CodeBadDirectory, "cwd is relative to the workspace root", "%s: %s is outside the workspace", verb, d)
 		}
 	}
 	fi, err := os.Stat(d)
 	if err != nil || !fi.IsDir() {
-		return "", refuse(CodeBadDirectory, "cwd is relative to the workspace root", "%s: no such directory: %s", verb, f.tilde(d))
+		return "", false, refuse(CodeBadDirectory, "cwd is relative to the workspace root", "%s: no such directory: %s", verb, f.tilde(d))
 	}
-	return d, nil
+	return d, true, nil
 }
 
 func (f *Facade) absDir(s string) string {
@@ -855,12 +846,11 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 	if c.id != "" {
 		opts["id"] = c.id
 	}
-	c.cwdSet = namesDir(opts)
-	cwd, err := f.resolveCwd(verb, opts)
+	cwd, named, err := f.resolveCwd(verb, opts)
 	if err != nil {
 		return nil, err
 	}
-	c.cwd, opts["cwd"], c.opts = cwd, cwd, opts
+	c.cwd, c.cwdSet, opts["cwd"], c.opts = cwd, named, cwd, opts
 	var res ext.Resource
 	live := false
 	if c.id != "" {
