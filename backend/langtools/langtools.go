@@ -401,10 +401,7 @@ func (f *Facade) callTool(ctx context.Context, verb string, args []any, kwargs m
 	if err != nil {
 		return nil, err
 	}
-	ec := ext.Call{Language: c.language, Opts: c.opts, Cwd: c.cwd, CwdSet: c.cwdSet, ID: c.id}
-	if ec.Language == "" {
-		ec.Language = h.lt.Language
-	}
+	ec := f.extCall(c, h)
 	switch verb {
 	case VerbFormat:
 		return h.lt.Format(ctx, f.env, ec)
