@@ -227,8 +227,9 @@ func packagesFor(root, cwd string, paths []string) ([]string, error) {
 		if !fi.IsDir() {
 			abs = filepath.Dir(abs)
 		}
-		pat := "./" + workspace.RelTo(cwd, abs)
-		if filepath.IsAbs(workspace.RelTo(cwd, abs)) {
+		rel := workspace.RelTo(cwd, abs)
+		pat := "./" + rel
+		if filepath.IsAbs(rel) {
 			pat = abs
 		}
 		pat = strings.TrimSuffix(pat, "/.")
