@@ -227,11 +227,13 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 	}
 	tr.publish(events.TurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
 	tr.fitAtStart()
-	if raw, err := json.Marshal(tr.msgs); err == nil {
-		if err := r.Store.SetTurnPrompt(bg, rec.ID, string(raw)); err != nil {
-			return Result{}, fmt.Errorf("save turn prompt: %w", err)
+	if tr.gen != tr.storedGen { // the recap was folded: store the folded prompt
+		if raw, err := json.Marshal(tr.msgs); err == nil {
+			if err := r.Store.SetTurnPrompt(bg, rec.ID, string(raw)); err != nil {
+				return Result{}, fmt.Errorf("save turn prompt: %w", err)
+			}
+			tr.storedGen = tr.gen
 		}
-		tr.storedGen = tr.gen // the stored prompt is the folded one
 	}
 	if t.OnStart != nil {
 		t.OnStart(bg, rec.ID)
