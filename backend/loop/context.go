@@ -275,20 +275,7 @@ const outputClippedNote = "# ⋯ output clipped to fit the context window"
 // its tail, with a note of what was cut; the `# tN/iM` header, breadcrumbs
 // and `session[...]` lines stay. False when the body is short enough.
 func clipOutput(content string, keep int) (string, bool) {
-	prefix, crumbs, deltas, body := splitResult(content)
-	if lead := append(crumbs, deltas...); len(lead) > 0 {
-		prefix += strings.Join(lead, "\n") + "\n"
-	}
-	header := ""
-	if strings.HasPrefix(body, "# t") {
-		if i := strings.IndexByte(body, '\n'); i > 0 {
-			header, body = body[:i+1], body[i+1:]
-		}
-	}
-	delta := ""
-	if i := strings.LastIndex(body, "\n\n"); i >= 0 && isDeltaLines(body[i+2:]) {
-		delta, body = body[i:], body[:i]
-	}
+	lead, header, body, delta := cutOutput(content)
 	r := []rune(body)
 	if len(r) <= keep {
 		return content, false
@@ -296,7 +283,7 @@ func clipOutput(content string, keep int) (string, bool) {
 	head, tail := keep/2, keep-keep/2
 	note := fmt.Sprintf("\n%s: kept the first %s and last %s of %s chars — narrow the program next time\n",
 		outputClippedNote, thousands(head), thousands(tail), thousands(len(r)))
-	return prefix + header + string(r[:head]) + note + string(r[len(r)-tail:]) + delta, true
+	return lead + header + string(r[:head]) + note + string(r[len(r)-tail:]) + delta, true
 }
 
 // replaceInitial swaps the turn's initial messages (before tr.base) for
@@ -318,11 +305,27 @@ func (tr *turnRun) replaceInitial(init []chat.Message) {
 // after it; false when that would not make it shorter or it is a stub
 // already.
 func stubOutput(content string) (string, bool) {
-	prefix, crumbs, deltas, body := splitResult(content)
-	if lead := append(crumbs, deltas...); len(lead) > 0 { // a fold's breadcrumb and carried lines stay
-		prefix += strings.Join(lead, "\n") + "\n"
+	lead, header, body, delta := cutOutput(content)
+	if strings.HasPrefix(body, outputDroppedNote) {
+		return content, false
 	}
-	header := ""
+	stub := fmt.Sprintf("%s%s%s (%s chars) — re-run a narrower program if you need it again%s",
+		lead, header, outputDroppedNote, thousands(len([]rune(body))), delta)
+	if len(stub) >= len(content) {
+		return content, false
+	}
+	return stub, true
+}
+
+// cutOutput cuts one output into what a stub or a clip keeps around its
+// body: lead (the fenced-result prefix, a fold's breadcrumb and the lines
+// it carried), the `# tN/iM` header line (newline included), and delta
+// (the trailing `session[...]` lines, with the blank line before them).
+func cutOutput(content string) (lead, header, body, delta string) {
+	lead, crumbs, deltas, body := splitResult(content)
+	if kept := append(crumbs, deltas...); len(kept) > 0 {
+		lead += strings.Join(kept, "\n") + "\n"
+	}
 	if strings.HasPrefix(body, "# t") {
 		if i := strings.IndexByte(body, '\n'); i > 0 {
 			header, body = body[:i+1], body[i+1:]
@@ -330,19 +333,10 @@ func stubOutput(content string) (string, bool) {
 			header, body = body+"\n", ""
 		}
 	}
-	if strings.HasPrefix(body, outputDroppedNote) {
-		return content, false
-	}
-	delta := ""
 	if i := strings.LastIndex(body, "\n\n"); i >= 0 && isDeltaLines(body[i+2:]) {
 		delta, body = body[i:], body[:i]
 	}
-	stub := fmt.Sprintf("%s%s%s (%s chars) — re-run a narrower program if you need it again%s",
-		prefix, header, outputDroppedNote, thousands(len([]rune(body))), delta)
-	if len(stub) >= len(content) {
-		return content, false
-	}
-	return stub, true
+	return lead, header, body, delta
 }
 
 // isDeltaLines reports whether s is only `session[...]` / `del session[...]`
