@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -478,7 +479,7 @@ func (tr *turnRun) overflow(pe *provider.Error) (provider.Response, error) {
 		tr.publish(events.ProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": "context-overflow"})
 		resp, err := tr.stream()
 		var again *provider.Error
-		if err == nil || !asProviderError(err, &again) || again.Kind != provider.KindContextOverflow || again.Partial {
+		if err == nil || !errors.As(err, &again) || again.Kind != provider.KindContextOverflow || again.Partial {
 			return resp, err
 		}
 		last = err

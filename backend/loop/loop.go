@@ -422,7 +422,7 @@ func (tr *turnRun) run() Result {
 			g.Request(tr.bg)
 		}
 		resp, err := tr.stream()
-		if pe := (*provider.Error)(nil); err != nil && asProviderError(err, &pe) && pe.Kind == provider.KindContextOverflow && !pe.Partial && tr.ctx.Err() == nil {
+		if pe := (*provider.Error)(nil); err != nil && errors.As(err, &pe) && pe.Kind == provider.KindContextOverflow && !pe.Partial && tr.ctx.Err() == nil {
 			resp, err = tr.overflow(pe)
 			appendedFrom = len(tr.msgs) // the recap may have changed the count of initial messages
 		}
@@ -701,10 +701,6 @@ func iterationErrorMessage(iter int, pe *provider.Error) string {
 	body := map[string]any{"phase": "provider", "type": string(pe.Kind), "message": pe.Message,
 		"hint": "your reply was cut off; nothing of it ran. Continue where you left off."}
 	return fmt.Sprintf("[Iteration %d]\n;; llm-provider-error = %s", iter, mustJSON(body))
-}
-
-func asProviderError(err error, pe **provider.Error) bool {
-	return errors.As(err, pe)
 }
 
 func kindOf(pe *provider.Error) string {
