@@ -303,10 +303,7 @@ func (tr *turnRun) utilization(settled int) map[string]any {
 	if tr.lastIn == 0 {
 		return nil
 	}
-	limit := tr.t.ContextLimit
-	if limit <= 0 {
-		limit = 200000
-	}
+	limit := tr.windowTokens()
 	sat := (tr.lastIn*100 + limit/2) / limit
 	u := map[string]any{
 		"last_request_tokens": tr.lastIn,
