@@ -88,8 +88,7 @@ func rel(cwd, p string) string {
 }
 
 // defaultPaths are the project's source and test folders (else cwd).
-func defaultPaths(cwd string) []string {
-	pr := LoadProject(cwd)
+func defaultPaths(pr *Project) []string {
 	ps := append(pr.SourcePaths(), pr.TestPaths()...)
 	if len(ps) == 0 {
 		return []string{"."}
@@ -127,7 +126,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[str
 		return nil, fmt.Errorf("clojure format_code: %w", err)
 	}
 	if len(paths) == 0 {
-		paths = defaultPaths(c.Cwd)
+		paths = defaultPaths(LoadProject(c.Cwd))
 	}
 	files, err := walkSources(c.Cwd, paths)
 	if err != nil {

@@ -69,11 +69,12 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	if err != nil {
 		return nil, fmt.Errorf("clojure lint_code: %w", err)
 	}
+	proj := LoadProject(c.Cwd) // read once: both linters only read it
 	var kondo, jvm linted
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); kondo = p.kondoLint(ctx, c, sel) }()
-	go func() { defer wg.Done(); jvm = p.jvmLint(ctx, c, sel) }()
+	go func() { defer wg.Done(); kondo = p.kondoLint(ctx, c, sel, proj) }()
+	go func() { defer wg.Done(); jvm = p.jvmLint(ctx, c, sel, proj) }()
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("clojure lint_code: %w", err)
@@ -165,7 +166,7 @@ func mergeLint(ls ...linted) (map[string]any, error) {
 
 // ---- clj-kondo ----
 
-func (p *Pack) kondoLint(ctx context.Context, c ext.Call, sel lintSel) linted {
+func (p *Pack) kondoLint(ctx context.Context, c ext.Call, sel lintSel, proj *Project) linted {
 	l := linted{name: "clj-kondo"}
 	bin, err := p.opts.LookPath("clj-kondo")
 	if err != nil {
@@ -180,7 +181,7 @@ func (p *Pack) kondoLint(ctx context.Context, c ext.Call, sel lintSel) linted {
 	} else {
 		paths := sel.paths
 		if sel.defaulted {
-			paths = defaultPaths(c.Cwd)
+			paths = defaultPaths(proj)
 		}
 		argv = append(argv, strings.Join(paths, string(os.PathListSeparator)))
 	}
@@ -336,9 +337,8 @@ func jvmDefaultPaths(proj *Project) []string {
 	return out
 }
 
-func (p *Pack) jvmLint(ctx context.Context, c ext.Call, sel lintSel) linted {
+func (p *Pack) jvmLint(ctx context.Context, c ext.Call, sel lintSel, proj *Project) linted {
 	l := linted{name: "clojure"}
-	proj := LoadProject(c.Cwd)
 	tmp, err := os.MkdirTemp("", "vis-clj-lint-")
 	if err != nil {
 		l.err = err
