@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // FormatExts are the files format_code and lint_code walk.
@@ -80,13 +81,6 @@ func walkSources(cwd string, paths []string) ([]string, error) {
 	return out, nil
 }
 
-func rel(cwd, p string) string {
-	if r, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
-}
-
 // defaultPaths are the project's source and test folders (else cwd).
 func defaultPaths(pr *Project) []string {
 	ps := append(pr.SourcePaths(), pr.TestPaths()...)
@@ -150,7 +144,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[str
 		b, _ := os.ReadFile(f)
 		if string(b) != before[f] {
 			changed++
-			rows = append(rows, map[string]any{"file": rel(c.Cwd, f), "changed": true,
+			rows = append(rows, map[string]any{"file": workspace.RelTo(c.Cwd, f), "changed": true,
 				"delta": utf8.RuneCount(b) - utf8.RuneCountInString(before[f])})
 		}
 	}

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // ErrNoReflection means the project runs on babashka, which has no
@@ -219,7 +220,7 @@ func parseKondo(s, cwd string) ([]map[string]any, error) {
 		if file == "<stdin>" || file == "-" {
 			file = ""
 		} else if filepath.IsAbs(file) {
-			file = rel(cwd, file)
+			file = workspace.RelTo(cwd, file)
 		}
 		row, _ := toGo(fm.Kw("row")).(int)
 		col, _ := toGo(fm.Kw("col")).(int)
@@ -384,7 +385,7 @@ func (p *Pack) jvmLint(ctx context.Context, c ext.Call, sel lintSel, proj *Proje
 			switch ext := filepath.Ext(f); {
 			case jvmExts[ext]:
 				files = append(files, f)
-				shown[f] = rel(c.Cwd, f)
+				shown[f] = workspace.RelTo(c.Cwd, f)
 			case ext == ".cljs":
 				cljs++
 			case ext == ".bb":
