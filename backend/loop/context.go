@@ -239,7 +239,10 @@ func (tr *turnRun) compact(target int) compaction {
 			return EstimateTokens(tr.t.Recap.Build(tr.dropped+1+j))+rest <= target
 		})
 		k = min(k, n)
+		base := tr.base
 		tr.replaceInitial(tr.t.Recap.Build(k))
+		newest += tr.base - base
+		est = EstimateTokens(tr.msgs)
 		tr.dropped = k
 		c.turns = k
 	}

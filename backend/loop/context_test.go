@@ -141,6 +141,28 @@ func TestOverflowClipsTheNewestOutputAsALastResort(t *testing.T) {
 	}
 }
 
+// Dropping recap turns that is enough leaves the newest output whole: the
+// last-resort clip counts what the drop saved.
+func TestCompactClipsOnlyWhenDroppingTurnsIsNotEnough(t *testing.T) {
+	init, recap := recapMessages(10, 2000, "now")
+	out := "# t1/i1\n" + strings.Repeat("z", 12000)
+	msgs := append(init,
+		chat.Message{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "c1", Name: "python_execution", Arguments: `{"code":"print(1)"}`}}},
+		chat.Message{Role: chat.RoleTool, ToolCallID: "c1", Content: out})
+	tr := &turnRun{t: Turn{Recap: recap}, msgs: msgs, base: len(init)}
+	before := EstimateTokens(tr.msgs)
+	c := tr.compact(5000)
+	if c.turns == 0 || c.clipped != 0 || c.outputs != 0 {
+		t.Fatalf("compaction = %+v (from about %d tokens to a 5,000 target)", c, before)
+	}
+	if got := tr.msgs[len(tr.msgs)-1].Content; got != out {
+		t.Errorf("the newest output was cut to %d chars", len(got))
+	}
+	if est := EstimateTokens(tr.msgs); est > 5000 {
+		t.Errorf("still about %d tokens", est)
+	}
+}
+
 // A provider that never says how large the request was, and keeps refusing:
 // three blind cuts, each request smaller than the one before, then the turn
 // ends with an error that says what to do.
