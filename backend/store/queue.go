@@ -1,0 +1,248 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Kinds of queued input.
+const (
+	QueueTurn       = "turn"        // a message for the model
+	QueueShell      = "shell"       // a person's `!cmd`
+	QueueGoalSet    = "goal-set"    // a goal's objective message (the goal is already set)
+	QueueGoalResume = "goal-resume" // the continuation turn of a resumed goal
+)
+
+// Queued is one input waiting in a session's queue. Owner is the process
+// that queued it (or was handed it); Held reports that this process may not
+// drain it: its owner is gone (a crash, a quit) or it is another live
+// process's, which drains it itself.
+type Queued struct {
+	ID         int64
+	SessionID  string
+	Kind       string
+	Text       string
+	ImagesJSON string // JSON array; "" = none
+	Channel    string
+	Model      string
+	BaseURL    string
+	Owner      string
+	Created    time.Time
+	// Held: the owner is another process (OwnerAlive tells whether it runs).
+	Held       bool
+	OwnerAlive bool
+}
+
+// ProcessOwner is this process's owner string (pid and start time), the
+// owner of the turns it starts and the inputs it queues.
+func ProcessOwner() string { return processOwner }
+
+// OwnerAlive reports whether the process that recorded owner still runs.
+func OwnerAlive(owner string) bool { return owner == processOwner || ownerAlive(owner) }
+
+// Enqueue appends q to its session's queue and returns it with its id. An
+// empty Owner is this process. An absent session is ErrNotFound.
+func (s *Store) Enqueue(ctx context.Context, q Queued) (Queued, error) {
+	if q.Owner == "" {
+		q.Owner = processOwner
+	}
+	if q.ImagesJSON == "" {
+		q.ImagesJSON = "[]"
+	}
+	if q.Channel == "" {
+		q.Channel = "desktop"
+	}
+	now := s.now()
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `
+			INSERT INTO queue (session_id, kind, text, images_json, channel, model, base_url, owner, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			q.SessionID, q.Kind, q.Text, q.ImagesJSON, q.Channel, q.Model, q.BaseURL, q.Owner, ms(now)).Scan(&q.ID)
+	})
+	if err != nil {
+		if isForeignKey(err) {
+			err = fmt.Errorf("no such session: %w", ErrNotFound)
+		}
+		return Queued{}, fmt.Errorf("queue input in session %s: %w", q.SessionID, err)
+	}
+	q.Created = time.UnixMilli(now.UnixMilli())
+	q.Held, q.OwnerAlive = q.Owner != processOwner, OwnerAlive(q.Owner)
+	return q, nil
+}
+
+const queueCols = `id, session_id, kind, text, images_json, channel, model, base_url, owner, created_at`
+
+func scanQueued(sc interface{ Scan(...any) error }) (Queued, error) {
+	var q Queued
+	var created int64
+	if err := sc.Scan(&q.ID, &q.SessionID, &q.Kind, &q.Text, &q.ImagesJSON, &q.Channel, &q.Model, &q.BaseURL, &q.Owner, &created); err != nil {
+		return Queued{}, err
+	}
+	q.Created = fromMs(created)
+	q.Held = q.Owner != processOwner
+	q.OwnerAlive = OwnerAlive(q.Owner)
+	return q, nil
+}
+
+// ListQueue returns the session's queue, oldest first.
+func (s *Store) ListQueue(ctx context.Context, sessionID string) ([]Queued, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+queueCols+` FROM queue WHERE session_id = ? ORDER BY id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("list queue of %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	out := []Queued{}
+	for rows.Next() {
+		q, err := scanQueued(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list queue of %s: %w", sessionID, err)
+		}
+		out = append(out, q)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list queue of %s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// TakeNextQueued removes and returns the session's oldest queued input when
+// this process owns it. The queue keeps its order: when the oldest input is
+// another process's (held), nothing is taken.
+func (s *Store) TakeNextQueued(ctx context.Context, sessionID string) (Queued, bool, error) {
+	var q Queued
+	found := false
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		q, err = scanQueued(tx.QueryRowContext(ctx, `SELECT `+queueCols+` FROM queue WHERE session_id = ? ORDER BY id LIMIT 1`, sessionID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil || q.Owner != processOwner {
+			return err
+		}
+		found = true
+		_, err = tx.ExecContext(ctx, `DELETE FROM queue WHERE id = ?`, q.ID)
+		return err
+	})
+	if err != nil {
+		return Queued{}, false, fmt.Errorf("take queued input of %s: %w", sessionID, err)
+	}
+	return q, found, nil
+}
+
+// TakeQueue removes and returns the session's whole queue, oldest first
+// (Stop hands it back to the person).
+func (s *Store) TakeQueue(ctx context.Context, sessionID string) ([]Queued, error) {
+	out := []Queued{}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
+		rows, err := tx.QueryContext(ctx, `DELETE FROM queue WHERE session_id = ? RETURNING `+queueCols, sessionID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			q, err := scanQueued(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, q)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("take queue of %s: %w", sessionID, err)
+	}
+	// RETURNING does not promise an order.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].ID < out[j-1].ID; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, nil
+}
+
+// EditQueued replaces a queued input's text; ErrNotFound when it is gone
+// (sent or taken back meanwhile).
+func (s *Store) EditQueued(ctx context.Context, sessionID string, id int64, text string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE queue SET text = ? WHERE id = ? AND session_id = ?`, text, id, sessionID)
+		if err != nil {
+			return err
+		}
+		return affected(res, "no such queued input")
+	})
+	if err != nil {
+		return fmt.Errorf("edit queued input %d: %w", id, err)
+	}
+	return nil
+}
+
+// RemoveQueued deletes a queued input; ErrNotFound when it is gone.
+func (s *Store) RemoveQueued(ctx context.Context, sessionID string, id int64) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM queue WHERE id = ? AND session_id = ?`, id, sessionID)
+		if err != nil {
+			return err
+		}
+		return affected(res, "no such queued input")
+	})
+	if err != nil {
+		return fmt.Errorf("remove queued input %d: %w", id, err)
+	}
+	return nil
+}
+
+// AdoptQueue makes this process the owner of the session's queued inputs
+// whose owner is gone, and returns how many it adopted.
+func (s *Store) AdoptQueue(ctx context.Context, sessionID string) (int, error) {
+	qs, err := s.ListQueue(ctx, sessionID)
+	if err != nil {
+		return 0, err
+	}
+	var dead []any
+	for _, q := range qs {
+		if q.Held && !q.OwnerAlive {
+			dead = append(dead, q.ID)
+		}
+	}
+	if len(dead) == 0 {
+		return 0, nil
+	}
+	var n int64
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE queue SET owner = ? WHERE id IN (`+placeholders(len(dead))+`)`, append([]any{processOwner}, dead...)...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("adopt queue of %s: %w", sessionID, err)
+	}
+	return int(n), nil
+}
+
+// RunningElsewhere returns the owner of the session's running turn when a
+// live process other than this one runs it ("" otherwise).
+func (s *Store) RunningElsewhere(ctx context.Context, sessionID string) (string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT owner FROM turns WHERE session_id = ? AND status = 'running'`, sessionID)
+	if err != nil {
+		return "", fmt.Errorf("running turn of %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			return "", fmt.Errorf("running turn of %s: %w", sessionID, err)
+		}
+		if o != processOwner && ownerAlive(o) {
+			return o, nil
+		}
+	}
+	return "", rows.Err()
+}

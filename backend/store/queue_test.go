@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+func TestQueue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTest(t)
+	a := mustSession(t, s, "/w", "a")
+	b := mustSession(t, s, "/w", "b")
+	texts := func(qs []Queued) []string {
+		out := []string{}
+		for _, q := range qs {
+			out = append(out, q.Text)
+		}
+		return out
+	}
+	if qs, err := s.ListQueue(ctx, a.ID); err != nil || len(qs) != 0 {
+		t.Fatalf("queue of a new session = %+v, %v", qs, err)
+	}
+	q1, err := s.Enqueue(ctx, Queued{SessionID: a.ID, Kind: QueueTurn, Text: "first", ImagesJSON: `[{"name":"a.png"}]`})
+	if err != nil || q1.ID == 0 || q1.Held || !q1.OwnerAlive || q1.Channel != "desktop" {
+		t.Fatalf("Enqueue = %+v, %v", q1, err)
+	}
+	q2, _ := s.Enqueue(ctx, Queued{SessionID: a.ID, Kind: QueueShell, Text: "!ls", Channel: "cli"})
+	q3, _ := s.Enqueue(ctx, Queued{SessionID: a.ID, Kind: QueueTurn, Text: "third"})
+	if _, err := s.Enqueue(ctx, Queued{SessionID: b.ID, Kind: QueueTurn, Text: "other"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Enqueue(ctx, Queued{SessionID: "nope", Kind: QueueTurn, Text: "x"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Enqueue into an absent session = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Enqueue(ctx, Queued{SessionID: a.ID, Kind: "bogus", Text: "x"}); err == nil {
+		t.Error("a queued input of an unknown kind was stored")
+	}
+	if err := s.EditQueued(ctx, a.ID, q3.ID, "third, edited"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EditQueued(ctx, b.ID, q3.ID, "wrong session"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("EditQueued through another session = %v, want ErrNotFound", err)
+	}
+	got, _ := s.ListQueue(ctx, a.ID)
+	if want := []string{"first", "!ls", "third, edited"}; !equalStrings(texts(got), want) || got[0].ImagesJSON != `[{"name":"a.png"}]` || got[1].Channel != "cli" {
+		t.Fatalf("ListQueue = %+v, want texts %v", got, want)
+	}
+	// Drained oldest first.
+	n, ok, err := s.TakeNextQueued(ctx, a.ID)
+	if err != nil || !ok || n.ID != q1.ID {
+		t.Fatalf("TakeNextQueued = %+v, %v, %v; want %d", n, ok, err, q1.ID)
+	}
+	if err := s.RemoveQueued(ctx, a.ID, q2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveQueued(ctx, a.ID, q2.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("removing twice = %v, want ErrNotFound", err)
+	}
+	// An input queued by a process that is gone is held: not drained, in
+	// order, until adopted.
+	dead := deadOwner(t)
+	q4, _ := s.Enqueue(ctx, Queued{SessionID: b.ID, Kind: QueueTurn, Text: "orphan", Owner: dead})
+	if !q4.Held || q4.OwnerAlive {
+		t.Errorf("an orphan = %+v, want held and its owner dead", q4)
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE queue SET owner = ? WHERE session_id = ?`, dead, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.TakeNextQueued(ctx, b.ID); ok || err != nil {
+		t.Errorf("TakeNextQueued took a held input (%v)", err)
+	}
+	if n, err := s.AdoptQueue(ctx, b.ID); err != nil || n != 2 {
+		t.Errorf("AdoptQueue = %d, %v; want 2", n, err)
+	}
+	if q, ok, _ := s.TakeNextQueued(ctx, b.ID); !ok || q.Text != "other" {
+		t.Errorf("after adoption TakeNextQueued = %+v, %v; want \"other\"", q, ok)
+	}
+	// Stop takes the whole queue back, in order.
+	q5, _ := s.Enqueue(ctx, Queued{SessionID: a.ID, Kind: QueueGoalSet, Text: "/goal ship it"})
+	back, err := s.TakeQueue(ctx, a.ID)
+	if err != nil || !equalStrings(texts(back), []string{"third, edited", "/goal ship it"}) || back[1].ID != q5.ID {
+		t.Fatalf("TakeQueue = %+v, %v", back, err)
+	}
+	if qs, _ := s.ListQueue(ctx, a.ID); len(qs) != 0 {
+		t.Errorf("queue after TakeQueue = %+v", qs)
+	}
+	// Deleting a session deletes its queue.
+	if err := s.DeleteSession(ctx, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	if qs, _ := s.ListQueue(ctx, b.ID); len(qs) != 0 {
+		t.Errorf("queue of a deleted session = %+v", qs)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
