@@ -32,6 +32,7 @@ test:
 	@scripts/timed.sh "frontend: svelte-check" bash -c 'cd frontend && npm run --silent check'
 	@scripts/timed.sh "frontend: vitest" bash -c 'cd frontend && npx vitest run'
 	@scripts/timed.sh "go vet" go vet ./...
+	@scripts/timed.sh "go mod tidy check" scripts/tidy-check.sh
 	@scripts/timed.sh "go test -race" go test -race ./...
 	@scripts/timed.sh "e2e in Chromium" scripts/e2e.sh
 	@scripts/timed.sh "GUI smoke" scripts/smoke.sh
