@@ -11,24 +11,33 @@
 //
 // The loop drives the rest with Tickets, snapshots of the goal (id, version,
 // status) taken with Capture: one when a turn starts (after
-// ResumeForUserTurn) and one when each model request starts. Account charges
+// ResumeForUserTurn) and one when each model request starts. StartClock
+// (right after the turn's Capture) starts the goal's clock; Account charges
 // one loop response to the ticket's goal/version; HaltCheck (top of every
 // iteration) enforces the iteration budget and user stops; StopCheck is the
 // read-only stop check at tool boundaries; TurnHalt is the read-only check
-// after a turn; FinishTurn pauses the turn's goal when the turn was
-// cancelled, failed or interrupted. The model sees only
-// session["goal_status"] (VisibleStatus) and the goal rules (SystemPrompt).
+// after a turn; FinishTurn stops the clock of the turn's goal, and pauses
+// that goal when the turn was cancelled, failed or interrupted. The model
+// sees only session["goal_status"] (VisibleStatus) and the goal rules
+// (SystemPrompt).
 //
 // Every mutation reads the stored goal, applies a pure transform and writes
 // the result with a compare-and-set on the goal's revision; on a conflict it
 // re-reads and retries, at most Options.MaxCASRetries times, then fails with
 // an error wrapping ErrConflict and leaves the goal as the other writer left
 // it. revision grows by one on every write, version by one on every status
-// change. A transform that changes nothing writes nothing. Active wall time
-// (time_used_ms) is checkpointed at every write with the injected clock: the
-// time since the goal last became active or was last written is added while
-// it stays the same active goal; a goal that is not active does not run the
-// clock.
+// change. A transform that changes nothing writes nothing.
+//
+// Active wall time (time_used_ms) is the time turns spent working on the
+// goal while it was active, measured with the injected clock. The clock runs
+// only from StartClock (a turn starts with the active goal) to the end of
+// that turn (FinishTurn, whatever the turn's status) or the goal's first
+// status change, whichever comes first; active_since is set exactly while it
+// runs. A goal that is set, resumed (Control, ResumeForUserTurn) or left
+// active between turns does not accrue time: the next turn starts the clock.
+// While the clock runs every write checkpoints it (adds the time since
+// active_since and moves active_since to now), so time never goes back; Get
+// adds the running time since the last checkpoint.
 //
 // Concurrency: a Service is safe for concurrent use. Writes to one session's
 // goal are serialized inside one Service, and Options.OnChange is called
@@ -90,12 +99,12 @@ type Goal struct {
 	IterationBudget *int64    `json:"iteration_budget"` // nil = no goal-specific limit
 	IterationsUsed  int64     `json:"iterations_used"`
 	TokensUsed      int64     `json:"tokens_used"`           // input + output tokens; statistics only
-	TimeUsedMs      int64     `json:"time_used_ms"`          // active wall time (Get: up to now)
+	TimeUsedMs      int64     `json:"time_used_ms"`          // wall time of turns working on the active goal (Get: up to now)
 	Version         int64     `json:"version"`               // +1 on every status change
 	Revision        int64     `json:"revision"`              // +1 on every write; clients keep the highest seen
 	Created         time.Time `json:"created_at"`            // when this goal (identity) was set
 	Updated         time.Time `json:"updated_at"`            // last write
-	ActiveSince     time.Time `json:"active_since,omitzero"` // last checkpoint while active; zero otherwise
+	ActiveSince     time.Time `json:"active_since,omitzero"` // last checkpoint while the clock runs; zero when it is stopped
 }
 
 // Hidden reports whether clients hide the goal: a cleared goal stays as a
@@ -177,8 +186,8 @@ func New(st *store.Store, o Options) *Service {
 func (s *Service) clock() time.Time { return time.UnixMilli(s.now().UnixMilli()) }
 
 // Get returns the session's goal and whether it has one (a cleared goal is
-// returned, with ok true: check Hidden). For a running goal TimeUsedMs
-// includes the active time since its last checkpoint.
+// returned, with ok true: check Hidden). While the goal's clock runs,
+// TimeUsedMs includes the time since its last checkpoint.
 func (s *Service) Get(ctx context.Context, sessionID string) (Goal, bool, error) {
 	sg, ok, err := s.read(ctx, sessionID)
 	if err != nil || !ok {
@@ -221,9 +230,25 @@ func budgetSpent(g store.Goal) bool {
 }
 
 // transform computes the next goal from the current one (exists false: the
-// session has none). It returns write false to leave the goal as it is, or a
-// refusal.
-type transform func(cur store.Goal, exists bool) (next store.Goal, write bool, err error)
+// session has none). It returns the write to make (noWrite leaves the goal
+// as it is), or a refusal.
+type transform func(cur store.Goal, exists bool) (next store.Goal, w write, err error)
+
+// write is what a transform asks mutate to do with the goal's clock.
+type write int
+
+const (
+	// noWrite leaves the stored goal as it is.
+	noWrite write = iota
+	// writeGoal writes the goal; its clock keeps running only if it ran for
+	// the same goal and the new status is active.
+	writeGoal
+	// writeStartClock writes the goal and runs its clock if the new status is
+	// active (StartClock).
+	writeStartClock
+	// writeStopClock writes the goal and stops its clock (FinishTurn).
+	writeStopClock
+)
 
 // mutate applies f with a compare-and-set, retrying on conflicts. It returns
 // the goal as it is afterwards (written or unchanged) and whether one exists.
@@ -238,19 +263,21 @@ func (s *Service) mutate(ctx context.Context, op, sessionID string, f transform)
 		if err != nil {
 			return store.Goal{}, false, fmt.Errorf("%s: %w", op, err)
 		}
-		next, write, err := f(cur, exists)
+		next, w, err := f(cur, exists)
 		if err != nil {
 			return cur, exists, err
 		}
-		if !write {
+		if w == noWrite {
 			return cur, exists, nil
 		}
 		now := s.clock()
 		next.SessionID = sessionID
-		if exists && cur.Status == StatusActive && cur.GoalID == next.GoalID && !cur.ActiveSince.IsZero() {
+		running := exists && cur.Status == StatusActive && cur.GoalID == next.GoalID && !cur.ActiveSince.IsZero()
+		if running { // checkpoint
 			next.TimeUsedMs = cur.TimeUsedMs + max(0, now.Sub(cur.ActiveSince).Milliseconds())
 		}
-		if next.Status == StatusActive {
+		run := next.Status == StatusActive && (w == writeStartClock || (running && w != writeStopClock))
+		if run {
 			next.ActiveSince = now
 		} else {
 			next.ActiveSince = time.Time{}

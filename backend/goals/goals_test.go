@@ -141,6 +141,20 @@ func (e *env) haltCheck(tk Ticket) Halt {
 	return h
 }
 
+func (e *env) startClock(tk Ticket) {
+	e.t.Helper()
+	if err := e.svc.StartClock(e.ctx, tk); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) finishTurn(tk Ticket, status string) {
+	e.t.Helper()
+	if err := e.svc.FinishTurn(e.ctx, tk, status); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 func (e *env) revisions() []int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -167,7 +181,7 @@ func TestSetGoalFields(t *testing.T) {
 	e := newEnv(t)
 	g := e.set("  Verify the SDK  ", ptr(100))
 	want := Goal{ID: g.ID, SessionID: e.sid, Objective: "Verify the SDK", Status: StatusActive,
-		IterationBudget: ptr(100), Version: 1, Revision: 1, Created: t0, Updated: t0, ActiveSince: t0}
+		IterationBudget: ptr(100), Version: 1, Revision: 1, Created: t0, Updated: t0} // clock stopped
 	if diff := cmp.Diff(want, g); diff != "" {
 		t.Errorf("Set (-want +got):\n%s", diff)
 	}
@@ -177,9 +191,16 @@ func TestSetGoalFields(t *testing.T) {
 	if diff := cmp.Diff(g, e.get()); diff != "" {
 		t.Errorf("Get after Set (-set +get):\n%s", diff)
 	}
+	if raw, _ := json.Marshal(g); strings.Contains(string(raw), "active_since") {
+		t.Errorf("a goal whose clock is stopped has active_since: %s", raw)
+	}
 
-	// The JSON document has exactly the schema's keys: no reason, no token budget.
-	raw, err := json.Marshal(g)
+	// The JSON document has exactly the schema's keys (active_since while the
+	// clock runs): no reason, no token budget.
+	if err := e.svc.StartClock(e.ctx, e.ticket()); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(e.get())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,8 +224,8 @@ func TestSetGoalFields(t *testing.T) {
 		t.Error("no continuation prompt while the goal is active")
 	}
 	done := e.model(StatusComplete)
-	if done.Status != StatusComplete || done.Revision != 2 || done.Version != 2 {
-		t.Errorf("after complete: status %s revision %d version %d; want complete 2 2", done.Status, done.Revision, done.Version)
+	if done.Status != StatusComplete || done.Revision != 3 || done.Version != 2 {
+		t.Errorf("after complete: status %s revision %d version %d; want complete 3 2", done.Status, done.Revision, done.Version)
 	}
 	if got := ContinuationPrompt(e.get()); got != "" {
 		t.Errorf("continuation prompt of a complete goal = %q", got)
@@ -341,10 +362,8 @@ func TestControlTransitions(t *testing.T) {
 				}
 				want := before
 				want.Status, want.Version, want.Revision = tc.want, before.Version+1, before.Revision+1
+				// No control starts the clock: a resumed goal waits for its next turn.
 				want.ActiveSince = time.Time{}
-				if tc.want == StatusActive {
-					want.ActiveSince = t0
-				}
 				if diff := cmp.Diff(want, g); diff != "" {
 					t.Errorf("(-want +got):\n%s", diff)
 				}
@@ -494,7 +513,7 @@ func TestUsageSurvivesResumeAndResetsOnlyOnNewGoal(t *testing.T) {
 	e.clock.at(60_000)
 	replacement := e.set("New scope", nil)
 	want := Goal{ID: replacement.ID, SessionID: e.sid, Objective: "New scope", Status: StatusActive,
-		Version: 1, Revision: replacement.Revision, Created: e.clock.Now(), Updated: e.clock.Now(), ActiveSince: e.clock.Now()}
+		Version: 1, Revision: replacement.Revision, Created: e.clock.Now(), Updated: e.clock.Now()}
 	if diff := cmp.Diff(want, replacement); diff != "" {
 		t.Errorf("replacement (-want +got):\n%s", diff)
 	}
@@ -510,15 +529,21 @@ func TestActiveWallClock(t *testing.T) {
 	}
 	e.set("Timed", nil)
 	e.clock.at(5_000)
-	e.account(e.ticket(), 1, 1) // a checkpoint while active
+	check("set, no turn yet", 0)
+	e.startClock(e.ticket()) // a turn starts
+	e.clock.at(10_000)
+	e.account(e.ticket(), 1, 1) // a checkpoint while running
 	check("first response", 5_000)
-	e.clock.at(8_000)
+	e.clock.at(13_000)
 	e.control(ActionPause)
 	check("pause", 8_000)
 	e.clock.at(100_000) // paused time does not count
 	check("while paused", 8_000)
 	e.control(ActionResume)
-	e.clock.at(105_000)
+	e.clock.at(150_000) // resumed but no turn yet: no time
+	check("resumed, no turn", 8_000)
+	e.startClock(e.ticket())
+	e.clock.at(155_000)
 	e.model(StatusBlocked)
 	check("blocked", 13_000)
 	e.clock.at(200_000)
@@ -526,13 +551,18 @@ func TestActiveWallClock(t *testing.T) {
 	if _, resumed, err := e.svc.ResumeForUserTurn(e.ctx, e.sid); err != nil || !resumed {
 		t.Fatalf("ResumeForUserTurn = %v, %v", resumed, err)
 	}
-	e.clock.at(202_500)
+	turn := e.ticket()
+	e.clock.at(210_000)
+	check("resumed for a user turn, before it starts", 13_000)
+	e.startClock(turn)
+	e.clock.at(212_500)
 	check("running (live)", 15_500)
-	e.clock.at(205_000)
+	e.clock.at(215_000)
 	e.model(StatusComplete)
 	check("complete", 18_000)
 	e.clock.at(300_000)
 	e.account(e.ticket(), 1, 1) // the final reply after completion counts, but not as time
+	e.finishTurn(turn, "done")
 	g := e.get()
 	if g.TimeUsedMs != 18_000 || g.IterationsUsed != 2 {
 		t.Errorf("after the final reply: time %d, iterations %d; want 18000, 2", g.TimeUsedMs, g.IterationsUsed)
@@ -556,12 +586,18 @@ func TestTimeStops(t *testing.T) {
 			}
 		}, StatusPaused},
 		{"cleared", func(e *env, turn Ticket) { e.control(ActionClear) }, StatusCleared},
+		{"finished turn", func(e *env, turn Ticket) {
+			if err := e.svc.FinishTurn(e.ctx, turn, "done"); err != nil {
+				e.t.Fatal(err)
+			}
+		}, StatusActive},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			e.set("Timed", ptr(1))
 			turn := e.ticket()
+			e.startClock(turn)
 			e.clock.at(4_000)
 			tc.stop(e, turn)
 			g := e.get()
@@ -857,7 +893,7 @@ func TestResumeForUserTurn(t *testing.T) {
 				t.Fatalf("= %v, %v; want resumed", resumed, err)
 			}
 			want := before
-			want.Status, want.Version, want.Revision, want.ActiveSince = StatusActive, before.Version+1, before.Revision+1, t0
+			want.Status, want.Version, want.Revision = StatusActive, before.Version+1, before.Revision+1 // clock stopped
 			if diff := cmp.Diff(want, g); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -1001,16 +1037,30 @@ func TestVisibleStatusAndSystemPrompt(t *testing.T) {
 		if got := ContinuationPrompt(g) != ""; got != (tc.status == StatusActive) {
 			t.Errorf("ContinuationPrompt(%q) present = %v", tc.status, got)
 		}
+		if got := ResumePrompt(g) != ""; got != (tc.status == StatusActive) {
+			t.Errorf("ResumePrompt(%q) present = %v", tc.status, got)
+		}
 	}
-	rules, cont := SystemPrompt(Goal{Status: StatusActive}), ContinuationPrompt(Goal{Status: StatusActive})
+	active := Goal{Status: StatusActive}
+	rules, cont, resume := SystemPrompt(active), ContinuationPrompt(active), ResumePrompt(active)
 	for _, phrase := range []string{"3 consecutive goal continuations", "verified live operation", "no progress",
 		"user input, resume, or new progress", "attempted alternatives", "not an independent engine check"} {
-		if !strings.Contains(rules, phrase) || !strings.Contains(cont, phrase) {
-			t.Errorf("%q missing from the rules or the continuation", phrase)
+		if !strings.Contains(rules, phrase) || !strings.Contains(cont, phrase) || !strings.Contains(resume, phrase) {
+			t.Errorf("%q missing from the rules, the continuation or the resume prompt", phrase)
 		}
 	}
 	if !strings.Contains(cont, "Your reply was delivered as progress") {
 		t.Error("continuation does not say the reply was delivered as progress")
+	}
+	if !strings.HasPrefix(resume, "The user resumed the session goal; it is active again.") ||
+		!strings.Contains(resume, "take the next useful authorized action toward the whole objective") {
+		t.Errorf("resume prompt = %q", resume)
+	}
+	if strings.Contains(resume, "delivered as progress") || strings.Contains(resume, "Your reply") {
+		t.Errorf("the resume prompt claims a reply was delivered: %q", resume)
+	}
+	if ResumePrompt(Goal{Status: StatusPaused}) != "" {
+		t.Error("resume prompt for a paused goal")
 	}
 	if strings.Contains(rules, "secret objective") {
 		t.Error("the rules carry the objective")

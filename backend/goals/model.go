@@ -45,16 +45,16 @@ func (s *Service) updateFromModel(ctx context.Context, sessionID, status string,
 	if status != StatusComplete && status != StatusBlocked {
 		return Goal{}, refuse("update_goal takes status 'complete' or 'blocked', not %q: the model cannot create, resume, replace, cancel or enlarge a goal.", status)
 	}
-	g, _, err := s.mutate(ctx, "update goal", sessionID, func(cur store.Goal, exists bool) (store.Goal, bool, error) {
+	g, _, err := s.mutate(ctx, "update goal", sessionID, func(cur store.Goal, exists bool) (store.Goal, write, error) {
 		switch {
 		case !exists || cur.Status == StatusCleared:
-			return cur, false, refuse("This session has no goal; only the user sets one, with /goal.")
+			return cur, noWrite, refuse("This session has no goal; only the user sets one, with /goal.")
 		case t != nil && !t.same(cur):
-			return cur, false, errStale
+			return cur, noWrite, errStale
 		case cur.Status != StatusActive:
-			return cur, false, refuse("The goal is %s, not active: update_goal works only on an active goal.", cur.Status)
+			return cur, noWrite, refuse("The goal is %s, not active: update_goal works only on an active goal.", cur.Status)
 		}
-		return withStatus(cur, status), true, nil
+		return withStatus(cur, status), writeGoal, nil
 	})
 	if err != nil {
 		return Goal{}, err
@@ -155,8 +155,24 @@ func ContinuationPrompt(g Goal) string {
 	return continuation
 }
 
-const continuation = `Your reply was delivered as progress; the session goal is still active, so this turn continues.
-Check the current evidence and take the next useful authorized action toward the whole objective.
+const continuation = "Your reply was delivered as progress; the session goal is still active, so this turn continues.\n" + goalWork
+
+// ResumePrompt is the neutral first user input of a turn that the user
+// started by resuming the goal (the window's Resume button, `/goal --resume`
+// or the CLI); "" unless the goal is active. Unlike ContinuationPrompt it
+// claims no reply was delivered as progress.
+func ResumePrompt(g Goal) string {
+	if g.Status != StatusActive {
+		return ""
+	}
+	return resumption
+}
+
+const resumption = "The user resumed the session goal; it is active again.\n" + goalWork
+
+// goalWork is the shared tail of ContinuationPrompt and ResumePrompt: the
+// next action, the completion rule and the blocker audit.
+const goalWork = `Check the current evidence and take the next useful authorized action toward the whole objective.
 When every requirement is verified — by tests or verified live operation — call update_goal('complete') and give the evidence in your final reply; completion is your declaration, not an independent engine check.
 If 3 consecutive goal continuations made no progress, run the blocker audit: name the attempted alternatives and the concrete blocker, call update_goal('blocked'), and wait for user input, resume, or new progress.`
 

@@ -34,7 +34,8 @@ func init() {
 }
 
 // TestConcurrentControls has many goroutines pause, resume, cancel, complete,
-// block, account and resume-for-user-turn one goal at once, through three
+// block, account, resume-for-user-turn and start and finish turns (the
+// goal's clock) on one goal at once, through three
 // Services on three connections to one SQLite file (as the window, the CLI
 // and a second window would). Every write must be notified exactly once,
 // each Service's notifications must come in increasing revision order, the
@@ -96,10 +97,20 @@ func TestConcurrentControls(t *testing.T) {
 					g, err = svc.UpdateFromModel(ctx, sid, StatusComplete)
 				case n < 65:
 					g, err = svc.UpdateFromModel(ctx, sid, StatusBlocked)
-				case n < 90:
+				case n < 82:
 					var tk Ticket
 					if tk, err = svc.Capture(ctx, sid); err == nil {
 						err = svc.Account(ctx, tk, chat.Usage{InputTokens: 3, OutputTokens: 2})
+					}
+				case n < 87:
+					var tk Ticket
+					if tk, err = svc.Capture(ctx, sid); err == nil {
+						err = svc.StartClock(ctx, tk)
+					}
+				case n < 90:
+					var tk Ticket
+					if tk, err = svc.Capture(ctx, sid); err == nil {
+						err = svc.FinishTurn(ctx, tk, []string{"done", TurnCancelled}[rng.IntN(2)])
 					}
 				default:
 					g, _, err = svc.ResumeForUserTurn(ctx, sid)
@@ -142,7 +153,7 @@ func TestConcurrentControls(t *testing.T) {
 		last.Version != final.Version || last.IterationsUsed != final.IterationsUsed {
 		t.Errorf("final %+v is not the last notified %+v", final, last)
 	}
-	changes := 0
+	changes, clockWrites := 0, 0
 	for i := 1; i < len(all); i++ {
 		a, b := all[i-1], all[i]
 		step := fmt.Sprintf("revision %d→%d (%s v%d → %s v%d)", a.Revision, b.Revision, a.Status, a.Version, b.Status, b.Version)
@@ -157,9 +168,20 @@ func TestConcurrentControls(t *testing.T) {
 			if b.Status == StatusActive && b.BudgetSpent() {
 				t.Errorf("%s: resumed with the budget spent", step)
 			}
+			if !b.ActiveSince.IsZero() {
+				t.Errorf("%s: a status change left the clock running", step)
+			}
+		case b.Version == a.Version && b.IterationsUsed == a.IterationsUsed && b.TokensUsed == a.TokensUsed: // StartClock or FinishTurn
+			clockWrites++
+			if a.ActiveSince.IsZero() == b.ActiveSince.IsZero() || b.Status != StatusActive {
+				t.Errorf("%s: a write that neither starts nor stops the clock of an active goal", step)
+			}
 		default: // accounting
 			if b.Version != a.Version || b.IterationsUsed != a.IterationsUsed+1 || b.TokensUsed != a.TokensUsed+5 {
-				t.Errorf("%s: a write that is neither a status change nor one accounted response", step)
+				t.Errorf("%s: a write that is neither a status change, a clock start or stop, nor one accounted response", step)
+			}
+			if a.ActiveSince.IsZero() != b.ActiveSince.IsZero() {
+				t.Errorf("%s: accounting started or stopped the clock", step)
 			}
 		}
 		if b.TimeUsedMs < a.TimeUsedMs {
@@ -172,8 +194,8 @@ func TestConcurrentControls(t *testing.T) {
 	if (cancels.Load() > 0) != (final.Status == StatusCancelled) {
 		t.Errorf("%d successful cancels, final status %s", cancels.Load(), final.Status)
 	}
-	t.Logf("%d writes, %d status changes, %d iterations, final %s; %d compare-and-sets lost and retried; %d ops gave up after %d retries",
-		final.Revision, changes, final.IterationsUsed, final.Status, attempts.Load()-final.Revision, conflicts.Load(), DefaultMaxCASRetries)
+	t.Logf("%d writes, %d status changes, %d clock starts and stops, %d iterations, %d ms, final %s; %d compare-and-sets lost and retried; %d ops gave up after %d retries",
+		final.Revision, changes, clockWrites, final.IterationsUsed, final.TimeUsedMs, final.Status, attempts.Load()-final.Revision, conflicts.Load(), DefaultMaxCASRetries)
 }
 
 func revs(gs []Goal) []int64 {

@@ -17,9 +17,9 @@ type Ticket struct {
 }
 
 // Capture takes a Ticket of the session's goal now. The loop takes one when
-// a turn starts (after ResumeForUserTurn, for HaltCheck, StopCheck, TurnHalt
-// and FinishTurn) and one when each model request starts (for Account and
-// the update_goal builtin).
+// a turn starts (after ResumeForUserTurn, for StartClock, HaltCheck,
+// StopCheck, TurnHalt and FinishTurn) and one when each model request
+// starts (for Account and the update_goal builtin).
 func (s *Service) Capture(ctx context.Context, sessionID string) (Ticket, error) {
 	g, exists, err := s.read(ctx, sessionID)
 	if err != nil {
@@ -50,13 +50,13 @@ func (s *Service) Account(ctx context.Context, t Ticket, usage chat.Usage) error
 		return nil
 	}
 	tokens := int64(max(0, usage.InputTokens)) + int64(max(0, usage.OutputTokens))
-	_, _, err := s.mutate(context.WithoutCancel(ctx), "account goal iteration", t.SessionID, func(cur store.Goal, exists bool) (store.Goal, bool, error) {
+	_, _, err := s.mutate(context.WithoutCancel(ctx), "account goal iteration", t.SessionID, func(cur store.Goal, exists bool) (store.Goal, write, error) {
 		if !exists || !t.same(cur) {
-			return cur, false, nil
+			return cur, noWrite, nil
 		}
 		cur.IterationsUsed++
 		cur.TokensUsed += tokens
-		return cur, true, nil
+		return cur, writeGoal, nil
 	})
 	return err
 }
@@ -103,11 +103,11 @@ func (s *Service) HaltCheck(ctx context.Context, turnStart Ticket) (Halt, error)
 	if !turnStart.active() {
 		return Halt{}, nil
 	}
-	g, exists, err := s.mutate(ctx, "enforce goal budget", turnStart.SessionID, func(cur store.Goal, exists bool) (store.Goal, bool, error) {
+	g, exists, err := s.mutate(ctx, "enforce goal budget", turnStart.SessionID, func(cur store.Goal, exists bool) (store.Goal, write, error) {
 		if !exists || !turnStart.same(cur) || cur.Status != StatusActive || !budgetSpent(cur) {
-			return cur, false, nil
+			return cur, noWrite, nil
 		}
-		return withStatus(cur, StatusBudgetLimited), true, nil
+		return withStatus(cur, StatusBudgetLimited), writeGoal, nil
 	})
 	if err != nil {
 		return Halt{}, err
@@ -179,26 +179,52 @@ const (
 	TurnInterrupted = "interrupted"
 )
 
-// FinishTurn ends a turn's goal work. A cancelled, failed or interrupted
-// turn (turnStatus TurnCancelled, TurnError, TurnInterrupted) pauses the
-// goal it started with, if that goal is still active at the same version; a
-// goal set, resumed or completed meanwhile is left alone. The turn error in
-// the transcript tells why it stopped. Any other status changes nothing.
-// The write happens even when ctx is cancelled.
+// StartClock starts the clock of the goal a turn starts with: call it when
+// the turn starts, right after its Capture, with that ticket. If the
+// ticket's goal is still the same goal at the same version, active, and its
+// clock is stopped, the clock starts now (a write: revision +1, OnChange);
+// otherwise nothing changes. FinishTurn stops it again.
+func (s *Service) StartClock(ctx context.Context, t Ticket) error {
+	if !t.active() {
+		return nil
+	}
+	_, _, err := s.mutate(ctx, "start goal clock", t.SessionID, func(cur store.Goal, exists bool) (store.Goal, write, error) {
+		if !exists || !t.same(cur) || cur.Status != StatusActive || !cur.ActiveSince.IsZero() {
+			return cur, noWrite, nil
+		}
+		return cur, writeStartClock, nil
+	})
+	return err
+}
+
+// FinishTurn ends a turn's goal work, for any turnStatus. If the goal the
+// turn started with is still the same goal at the same version and its clock
+// runs, the clock stops (the time so far is added to time_used_ms). A
+// cancelled, failed or interrupted turn (turnStatus TurnCancelled,
+// TurnError, TurnInterrupted) also pauses that goal, if it is still active
+// at the same version, in the same write; the turn error in the transcript
+// tells why it stopped. A goal set, resumed or completed meanwhile is left
+// alone. The write happens even when ctx is cancelled.
 func (s *Service) FinishTurn(ctx context.Context, turnStart Ticket, turnStatus string) error {
+	if turnStart.GoalID == "" {
+		return nil
+	}
+	pause := false
 	switch turnStatus {
 	case TurnCancelled, TurnError, TurnInterrupted:
-	default:
-		return nil
+		pause = true
 	}
-	if !turnStart.active() {
-		return nil
-	}
-	_, _, err := s.mutate(context.WithoutCancel(ctx), "pause goal of stopped turn", turnStart.SessionID, func(cur store.Goal, exists bool) (store.Goal, bool, error) {
+	_, _, err := s.mutate(context.WithoutCancel(ctx), "finish goal turn", turnStart.SessionID, func(cur store.Goal, exists bool) (store.Goal, write, error) {
 		if !exists || !turnStart.same(cur) || cur.Status != StatusActive {
-			return cur, false, nil
+			return cur, noWrite, nil
 		}
-		return withStatus(cur, StatusPaused), true, nil
+		if pause {
+			return withStatus(cur, StatusPaused), writeStopClock, nil
+		}
+		if cur.ActiveSince.IsZero() {
+			return cur, noWrite, nil
+		}
+		return cur, writeStopClock, nil
 	})
 	return err
 }

@@ -19,7 +19,7 @@ const (
 // objective is trimmed and must have 1–8192 characters; budget is nil (no
 // goal-specific limit) or 1…2^53−1 loop iterations. The goal gets a new
 // identity, status active, version 1 and zero usage, whatever the session
-// had before.
+// had before. Its clock is stopped: the next turn starts it (StartClock).
 func (s *Service) Set(ctx context.Context, sessionID, objective string, budget *int64) (Goal, error) {
 	objective = strings.TrimSpace(objective)
 	if err := checkObjective(objective); err != nil {
@@ -33,8 +33,8 @@ func (s *Service) Set(ctx context.Context, sessionID, objective string, budget *
 	if budget != nil {
 		b = *budget
 	}
-	g, _, err := s.mutate(ctx, "set goal", sessionID, func(store.Goal, bool) (store.Goal, bool, error) {
-		return store.Goal{GoalID: id, Objective: objective, Status: StatusActive, IterationBudget: b, Version: 1}, true, nil
+	g, _, err := s.mutate(ctx, "set goal", sessionID, func(store.Goal, bool) (store.Goal, write, error) {
+		return store.Goal{GoalID: id, Objective: objective, Status: StatusActive, IterationBudget: b, Version: 1}, writeGoal, nil
 	})
 	if err != nil {
 		return Goal{}, err
@@ -47,29 +47,31 @@ func (s *Service) Set(ctx context.Context, sessionID, objective string, budget *
 //
 //   - pause: active → paused.
 //   - resume: paused or blocked → active; refused when the iteration budget is
-//     spent. It never resets usage or enlarges the budget.
+//     spent. It never resets usage or enlarges the budget, and leaves the
+//     clock stopped: the turn that follows starts it (StartClock).
 //   - cancel: any status but cancelled → cancelled.
 //   - clear: any status → cleared (the goal stops, leaves the model's context
 //     and clients hide it; the record stays). Idempotent: clearing a cleared
 //     goal, or a session without a goal, changes nothing and succeeds.
 //
 // A cleared goal counts as no goal for pause, resume and cancel (ErrNoGoal).
-// Every status change bumps the version. Refusals are *RefusedError.
+// Every status change bumps the version; a change away from active stops
+// the goal's clock. Refusals are *RefusedError.
 func (s *Service) Control(ctx context.Context, sessionID, action string) (Goal, error) {
 	switch action {
 	case ActionPause, ActionResume, ActionCancel, ActionClear:
 	default:
 		return Goal{}, refuse("Unknown goal control %q: use pause, resume, cancel or clear.", action)
 	}
-	g, exists, err := s.mutate(ctx, action+" goal", sessionID, func(cur store.Goal, exists bool) (store.Goal, bool, error) {
+	g, exists, err := s.mutate(ctx, action+" goal", sessionID, func(cur store.Goal, exists bool) (store.Goal, write, error) {
 		if action == ActionClear {
 			if !exists || cur.Status == StatusCleared {
-				return cur, false, nil
+				return cur, noWrite, nil
 			}
-			return withStatus(cur, StatusCleared), true, nil
+			return withStatus(cur, StatusCleared), writeGoal, nil
 		}
 		if !exists || cur.Status == StatusCleared {
-			return cur, false, ErrNoGoal
+			return cur, noWrite, ErrNoGoal
 		}
 		var next string
 		switch action {
@@ -79,7 +81,7 @@ func (s *Service) Control(ctx context.Context, sessionID, action string) (Goal, 
 			}
 		case ActionResume:
 			if cur.Status == StatusBudgetLimited || (budgetSpent(cur) && (cur.Status == StatusPaused || cur.Status == StatusBlocked)) {
-				return cur, false, refuse("Goal iteration budget is exhausted (%d of %d iterations used). Set a new explicit goal and budget.",
+				return cur, noWrite, refuse("Goal iteration budget is exhausted (%d of %d iterations used). Set a new explicit goal and budget.",
 					cur.IterationsUsed, cur.IterationBudget)
 			}
 			if cur.Status == StatusPaused || cur.Status == StatusBlocked {
@@ -91,9 +93,9 @@ func (s *Service) Control(ctx context.Context, sessionID, action string) (Goal, 
 			}
 		}
 		if next == "" {
-			return cur, false, refuse("Cannot %s %s %s goal.", action, article(cur.Status), cur.Status)
+			return cur, noWrite, refuse("Cannot %s %s %s goal.", action, article(cur.Status), cur.Status)
 		}
-		return withStatus(cur, next), true, nil
+		return withStatus(cur, next), writeGoal, nil
 	})
 	if err != nil {
 		return Goal{}, err
@@ -106,7 +108,8 @@ func (s *Service) Control(ctx context.Context, sessionID, action string) (Goal, 
 
 // ResumeForUserTurn resumes a paused or blocked goal that has budget left,
 // for a genuine new user message, and reports whether it did. Usage and
-// budget are kept. No goal, a spent budget, any other status, or a goal that
+// budget are kept, and the clock stays stopped until the turn calls
+// StartClock. No goal, a spent budget, any other status, or a goal that
 // a user control (or anything else) changed since this call read it are left
 // exactly as they are. The caller must not call it for synthetic wakes,
 // command-only turns (`/goal …`) or cancelled turns.
@@ -122,13 +125,13 @@ func (s *Service) ResumeForUserTurn(ctx context.Context, sessionID string) (Goal
 		return fromStore(seen), false, nil
 	}
 	resumed := false
-	g, _, err := s.mutate(ctx, "resume goal for user turn", sessionID, func(cur store.Goal, exists bool) (store.Goal, bool, error) {
+	g, _, err := s.mutate(ctx, "resume goal for user turn", sessionID, func(cur store.Goal, exists bool) (store.Goal, write, error) {
 		resumed = false // a lost compare-and-set calls this again
 		if !exists || cur.GoalID != seen.GoalID || cur.Version != seen.Version || cur.Status != seen.Status || budgetSpent(cur) {
-			return cur, false, nil
+			return cur, noWrite, nil
 		}
 		resumed = true
-		return withStatus(cur, StatusActive), true, nil
+		return withStatus(cur, StatusActive), writeGoal, nil
 	})
 	if err != nil {
 		return Goal{}, false, err
