@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend"
-	"github.com/visdesktop/vis/backend/attach"
 )
 
 // ErrInput marks a request the page should not have sent (an empty message, a
@@ -183,59 +182,44 @@ func (a *App) OpenTranscript(sessionID string) (Transcript, error) {
 	if err != nil {
 		return Transcript{}, fmt.Errorf("open transcript: %w", err)
 	}
-	return toTranscript(t, a.eng.Running(sessionID)), nil
-}
-
-// Send starts a turn and returns its session id at once (a new session when
-// sessionID is ""); progress arrives as "vis:events".
-func (a *App) Send(sessionID, workspace, text string) (string, error) {
-	if strings.TrimSpace(text) == "" {
-		return "", fmt.Errorf("send: %w: the message is empty", ErrInput)
-	}
-	req := backend.SendRequest{SessionID: sessionID, Text: text, Channel: backend.ChannelDesktop}
-	if workspace != "" || sessionID == "" {
-		dir, err := checkDir(workspace)
-		if err != nil {
-			return "", fmt.Errorf("send: %w", err)
-		}
-		req.Workspace = dir
-	}
-	id, err := a.eng.StartTurn(req)
+	q, err := a.eng.Queue(ctx, sessionID)
 	if err != nil {
-		return "", fmt.Errorf("send: %w", err)
+		return Transcript{}, fmt.Errorf("open transcript: %w", err)
 	}
-	return id, nil
+	out := toTranscript(t, a.eng.Running(sessionID))
+	out.Queue = toQueue(q)
+	return out, nil
 }
 
-// Submit is the composer's one entry point and returns at once: a message
-// starts a turn, `!cmd` runs a shell command in the workspace without the
-// model (both in the background; events report them), `/command ...` runs a
-// slash command whose printed result is in Text (a refusal is the error,
-// ending with the command's usage). sessionID "" starts a new session in
-// workspace.
+// Submit is the composer's one entry point and returns at once: the engine
+// classifies the text (a message, `!cmd`, `/command`), and runs it now,
+// queues it behind the running turn, or, for a command that only prints,
+// answers with Text (a refusal is the error, ending with the command's
+// usage). sessionID "" starts a new session in workspace.
 func (a *App) Submit(sessionID, workspace, text string) (SubmitResult, error) {
-	return a.submit(sessionID, workspace, text, nil)
+	return a.dispatch("submit", sessionID, workspace, backend.Input{Text: text})
 }
 
-func (a *App) submit(sessionID, workspace, text string, images []attach.Input) (SubmitResult, error) {
-	if strings.TrimSpace(text) == "" {
-		return SubmitResult{}, fmt.Errorf("submit: %w: the message is empty", ErrInput)
+// dispatch hands the engine an input for sessionID (a new session in
+// workspace when "").
+func (a *App) dispatch(op, sessionID, workspace string, in backend.Input) (SubmitResult, error) {
+	if in.Goal == nil && strings.TrimSpace(in.Text) == "" {
+		return SubmitResult{}, fmt.Errorf("%s: %w: the message is empty", op, ErrInput)
 	}
-	req := backend.SendRequest{SessionID: sessionID, Text: text, Channel: backend.ChannelDesktop, Images: images}
-	// A slash command such as /help needs no folder; the engine says when one does.
-	command := strings.HasPrefix(strings.TrimSpace(text), "/")
-	if workspace != "" || (sessionID == "" && !command) {
+	if workspace != "" {
 		dir, err := checkDir(workspace)
 		if err != nil {
-			return SubmitResult{}, fmt.Errorf("submit: %w", err)
+			return SubmitResult{}, fmt.Errorf("%s: %w", op, err)
 		}
-		req.Workspace = dir
+		in.Workspace = dir
 	}
-	res, err := a.eng.Submit(req)
+	in.Channel = backend.ChannelDesktop
+	ctx, _ := a.base()
+	res, err := a.eng.Dispatch(ctx, sessionID, in)
 	if err != nil {
-		return SubmitResult{}, fmt.Errorf("submit: %w", err)
+		return SubmitResult{SessionID: res.SessionID}, fmt.Errorf("%s: %w", op, err)
 	}
-	return SubmitResult{Kind: res.Kind, SessionID: res.SessionID, Text: res.Text}, nil
+	return toSubmitResult(res), nil
 }
 
 // SlashCommands lists the commands the composer offers after "/".
@@ -466,8 +450,65 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// Cancel stops the running turn of the session; false when none was running.
-func (a *App) Cancel(sessionID string) bool { return a.eng.CancelTurn(sessionID) }
+// Stop stops the session's running turn (a `!cmd` too) and hands its queue
+// back, oldest first, for the composer to put into the input.
+func (a *App) Stop(sessionID string) (Stopped, error) {
+	if strings.TrimSpace(sessionID) == "" {
+		return Stopped{}, fmt.Errorf("stop: %w: no session id", ErrInput)
+	}
+	ctx, _ := a.base()
+	r, err := a.eng.Stop(ctx, sessionID)
+	out := Stopped{Cancelled: r.Cancelled, Returned: []ReturnedInput{}}
+	for _, q := range r.Returned {
+		ri := ReturnedInput{Text: q.Text, Images: []ImageInput{}}
+		for _, im := range q.Images {
+			ri.Images = append(ri.Images, encodeImage(im))
+		}
+		out.Returned = append(out.Returned, ri)
+	}
+	if err != nil {
+		return out, fmt.Errorf("stop: %w", err)
+	}
+	return out, nil
+}
+
+// Queue lists the session's queued inputs, oldest first.
+func (a *App) Queue(sessionID string) ([]QueuedInput, error) {
+	ctx, _ := a.base()
+	q, err := a.eng.Queue(ctx, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
+	}
+	return toQueue(q), nil
+}
+
+// EditQueued replaces a queued message's text; blank text removes it.
+func (a *App) EditQueued(sessionID string, id int64, text string) error {
+	ctx, _ := a.base()
+	if err := a.eng.EditQueued(ctx, sessionID, id, text); err != nil {
+		return fmt.Errorf("edit queued message: %w", err)
+	}
+	return nil
+}
+
+// RemoveQueued takes a message out of the queue.
+func (a *App) RemoveQueued(sessionID string, id int64) error {
+	ctx, _ := a.base()
+	if err := a.eng.RemoveQueued(ctx, sessionID, id); err != nil {
+		return fmt.Errorf("remove queued message: %w", err)
+	}
+	return nil
+}
+
+// SendQueued sends a queue that waits for the person (left by a Vis that
+// quit): its first message starts when no turn runs.
+func (a *App) SendQueued(sessionID string) error {
+	ctx, _ := a.base()
+	if err := a.eng.ReleaseQueue(ctx, sessionID); err != nil {
+		return fmt.Errorf("send queued: %w", err)
+	}
+	return nil
+}
 
 // Running reports whether a turn of the session is in flight.
 func (a *App) Running(sessionID string) bool { return a.eng.Running(sessionID) }

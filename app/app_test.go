@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
@@ -32,14 +33,14 @@ type fakeEngine struct {
 	transcript backend.Transcript
 	running    map[string]bool
 	err        error // returned by every call that can fail
-	sent       []backend.SendRequest
 	created    []string
 	listed     []string
-	cancelled  []string
+	stopped    []string
+	stop       backend.StopResult
 
 	// Calls to the window's other methods, and what they answer.
-	submitted []backend.SendRequest
-	submit    backend.SubmitResult
+	submitted []dispatched
+	submit    backend.Accepted
 	renamed   [][2]string
 	deleted   []string
 	searched  []string
@@ -90,25 +91,35 @@ func (f *fakeEngine) Transcript(_ context.Context, id string) (backend.Transcrip
 	return f.transcript, f.err
 }
 
-func (f *fakeEngine) StartTurn(req backend.SendRequest) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err != nil {
-		return "", f.err
-	}
-	f.sent = append(f.sent, req)
-	if req.SessionID == "" {
-		return "s-new", nil
-	}
-	return req.SessionID, nil
+// dispatched is one Dispatch call the fake engine saw.
+type dispatched struct {
+	Session string
+	In      backend.Input
 }
 
-func (f *fakeEngine) CancelTurn(id string) bool {
+func (f *fakeEngine) Dispatch(_ context.Context, sid string, in backend.Input) (backend.Accepted, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.cancelled = append(f.cancelled, id)
-	return f.running[id]
+	f.submitted = append(f.submitted, dispatched{sid, in})
+	if f.err != nil {
+		return backend.Accepted{}, f.err
+	}
+	return f.submit, nil
 }
+
+func (f *fakeEngine) Stop(_ context.Context, sid string) (backend.StopResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopped = append(f.stopped, sid)
+	return f.stop, f.err
+}
+
+func (f *fakeEngine) Queue(context.Context, string) ([]backend.QueuedInput, error) {
+	return []backend.QueuedInput{}, f.err
+}
+func (f *fakeEngine) EditQueued(context.Context, string, int64, string) error { return f.err }
+func (f *fakeEngine) RemoveQueued(context.Context, string, int64) error       { return f.err }
+func (f *fakeEngine) ReleaseQueue(context.Context, string) error              { return f.err }
 
 func (f *fakeEngine) Running(id string) bool {
 	f.mu.Lock()
@@ -232,7 +243,8 @@ func TestEngineErrorsReachThePageWithContext(t *testing.T) {
 	}{
 		{"list", func() error { _, err := a.ListSessions(""); return err }, "list sessions: engine: not wired yet"},
 		{"open", func() error { _, err := a.OpenTranscript("s1"); return err }, "open transcript: engine: not wired yet"},
-		{"send", func() error { _, err := a.Send("", ws, "hi"); return err }, "send: engine: not wired yet"},
+		{"submit", func() error { _, err := a.Submit("", ws, "hi"); return err }, "submit: engine: not wired yet"},
+		{"stop", func() error { _, err := a.Stop("s1"); return err }, "stop: engine: not wired yet"},
 		{"new", func() error { _, err := a.NewSession(ws); return err }, "new session: engine: not wired yet"},
 	}
 	for _, c := range calls {
@@ -248,7 +260,7 @@ func TestEngineErrorsReachThePageWithContext(t *testing.T) {
 	}
 }
 
-func TestSend(t *testing.T) {
+func TestSubmitChecksTheFolder(t *testing.T) {
 	ws := t.TempDir()
 	file := filepath.Join(ws, "main.go")
 	if err := os.WriteFile(file, []byte("package main\n"), 0o644); err != nil {
@@ -257,44 +269,38 @@ func TestSend(t *testing.T) {
 	tests := []struct {
 		name              string
 		session, ws, text string
-		wantID            string
-		wantReq           *backend.SendRequest
-		wantInput         bool
+		want              *dispatched
 		wantErrContains   string
 	}{
-		{name: "new session in workspace", ws: ws, text: "fix it", wantID: "s-new",
-			wantReq: &backend.SendRequest{Workspace: ws, Text: "fix it", Channel: backend.ChannelDesktop}},
-		{name: "relative workspace is made absolute", ws: ws + "/./", text: "x", wantID: "s-new",
-			wantReq: &backend.SendRequest{Workspace: ws, Text: "x", Channel: backend.ChannelDesktop}},
-		{name: "existing session keeps its workspace", session: "s1", text: "more\nlines", wantID: "s1",
-			wantReq: &backend.SendRequest{SessionID: "s1", Text: "more\nlines", Channel: backend.ChannelDesktop}},
-		{name: "empty text", session: "s1", text: "  \n\t", wantInput: true, wantErrContains: "the message is empty"},
-		{name: "new session without workspace", text: "hi", wantInput: true, wantErrContains: "no workspace folder chosen"},
-		{name: "workspace is a file", ws: file, text: "hi", wantInput: true, wantErrContains: "is not a folder"},
-		{name: "workspace does not exist", ws: filepath.Join(ws, "gone"), text: "hi", wantInput: true, wantErrContains: "gone"},
+		{name: "new session in workspace", ws: ws, text: "fix it",
+			want: &dispatched{In: backend.Input{Workspace: ws, Text: "fix it", Channel: backend.ChannelDesktop}}},
+		{name: "relative workspace is made absolute", ws: ws + "/./", text: "x",
+			want: &dispatched{In: backend.Input{Workspace: ws, Text: "x", Channel: backend.ChannelDesktop}}},
+		{name: "existing session keeps its workspace", session: "s1", text: "more\nlines",
+			want: &dispatched{Session: "s1", In: backend.Input{Text: "more\nlines", Channel: backend.ChannelDesktop}}},
+		{name: "empty text", session: "s1", text: "  \n\t", wantErrContains: "the message is empty"},
+		{name: "workspace is a file", ws: file, text: "hi", wantErrContains: "is not a folder"},
+		{name: "workspace does not exist", ws: filepath.Join(ws, "gone"), text: "hi", wantErrContains: "gone"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			eng := newFakeEngine()
 			a := New(eng, Options{Home: t.TempDir()})
-			id, err := a.Send(tc.session, tc.ws, tc.text)
-			if tc.wantInput {
+			_, err := a.Submit(tc.session, tc.ws, tc.text)
+			if tc.want == nil {
 				if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.wantErrContains) {
 					t.Fatalf("err = %v, want ErrInput containing %q", err, tc.wantErrContains)
 				}
-				if len(eng.sent) != 0 {
-					t.Errorf("a bad request reached the engine: %+v", eng.sent)
+				if len(eng.submitted) != 0 {
+					t.Errorf("a bad request reached the engine: %+v", eng.submitted)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if id != tc.wantID {
-				t.Errorf("id = %q, want %q", id, tc.wantID)
-			}
-			if diff := cmp.Diff([]backend.SendRequest{*tc.wantReq}, eng.sent, ignoreUnexported); diff != "" {
-				t.Errorf("request (-want +got):\n%s", diff)
+			if diff := cmp.Diff([]dispatched{*tc.want}, eng.submitted); diff != "" {
+				t.Errorf("input (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -323,18 +329,33 @@ func TestOpenTranscriptNeedsAnID(t *testing.T) {
 	}
 }
 
-func TestCancelAndRunning(t *testing.T) {
+func TestStopHandsTheQueueBack(t *testing.T) {
 	eng := newFakeEngine()
 	eng.running["s1"] = true
+	eng.stop = backend.StopResult{Cancelled: true, Returned: []backend.ReturnedInput{
+		{Text: "then this", Images: []attach.Input{{Name: "a.png", Bytes: []byte("PNG")}, {Path: "/tmp/b.png", Name: "b.png"}}},
+		{Text: "and this", Images: []attach.Input{}},
+	}}
 	a := New(eng, Options{Home: t.TempDir()})
 	if !a.Running("s1") || a.Running("s2") {
 		t.Errorf("Running: s1=%v s2=%v, want true false", a.Running("s1"), a.Running("s2"))
 	}
-	if !a.Cancel("s1") || a.Cancel("s2") {
-		t.Errorf("Cancel did not report what the engine said")
+	got, err := a.Stop("s1")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"s1", "s2"}, eng.cancelled); diff != "" {
-		t.Errorf("cancelled (-want +got):\n%s", diff)
+	want := Stopped{Cancelled: true, Returned: []ReturnedInput{
+		{Text: "then this", Images: []ImageInput{{Name: "a.png", DataBase64: "UE5H"}, {Path: "/tmp/b.png", Name: "b.png"}}},
+		{Text: "and this", Images: []ImageInput{}},
+	}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Stop (-want +got):\n%s", diff)
+	}
+	if _, err := a.Stop(" "); !errors.Is(err, ErrInput) {
+		t.Errorf("Stop without a session: %v, want ErrInput", err)
+	}
+	if diff := cmp.Diff([]string{"s1"}, eng.stopped); diff != "" {
+		t.Errorf("stopped (-want +got):\n%s", diff)
 	}
 }
 

@@ -47,7 +47,7 @@ func TestOutputHandlerServesEachProgramsOutput(t *testing.T) {
 	if err != nil || res.Status != "done" {
 		t.Fatalf("turn: %+v, %v", res, err)
 	}
-	if _, err := eng.Shell(ctx, backend.SendRequest{SessionID: res.SessionID, Text: "!printf 'a\\nb\\n'"}); err != nil {
+	if _, err := eng.Run(ctx, res.SessionID, backend.Input{Text: "!printf 'a\\nb\\n'"}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -109,6 +109,8 @@ type Transcript struct {
 	Turns   []Turn  `json:"turns"`
 	Seq     int64   `json:"seq"`
 	Running bool    `json:"running"`
+	// Queue is the session's queue when the snapshot was read.
+	Queue []QueuedInput `json:"queue"`
 }
 
 // Startup is what the page needs to draw its first frame.
@@ -128,13 +130,60 @@ type SearchHit struct {
 	Snippet   string `json:"snippet"` // matches wrapped in « »
 }
 
-// SubmitResult says what the composer's text did: "turn" (a model turn
-// started), "shell" (a person's !cmd started) or "command" (a slash command
-// ran; Text is what it printed).
+// SubmitResult says what an input did: Kind "turn" (a model turn, a goal's
+// included), "shell" (a person's !cmd) or "command" (a command that only
+// printed Text). Started: it runs now; Queued: it waits behind the running
+// turn (the queue event shows it). Goal is the session's goal after a goal
+// action (null: none; status "cleared" after clear).
 type SubmitResult struct {
+	Kind      string    `json:"kind"`
+	SessionID string    `json:"session_id"`
+	Text      string    `json:"text"`
+	Started   bool      `json:"started"`
+	Queued    bool      `json:"queued"`
+	Goal      *GoalView `json:"goal"`
+}
+
+func toSubmitResult(a backend.Accepted) SubmitResult {
+	r := SubmitResult{Kind: a.Kind, SessionID: a.SessionID, Text: a.Text, Started: a.Started, Queued: a.Queued}
+	if a.Goal != nil {
+		g := toGoalView(*a.Goal)
+		r.Goal = &g
+	}
+	return r
+}
+
+// QueuedInput is one input waiting in a session's queue (the engine's):
+// Held ones wait for Send (the app that queued them quit), Elsewhere ones
+// are sent by another running Vis process.
+type QueuedInput struct {
+	ID        int64  `json:"id"`
 	Kind      string `json:"kind"`
-	SessionID string `json:"session_id"`
 	Text      string `json:"text"`
+	Images    int    `json:"images"`
+	Held      bool   `json:"held"`
+	Elsewhere bool   `json:"elsewhere"`
+}
+
+func toQueue(in []backend.QueuedInput) []QueuedInput {
+	out := make([]QueuedInput, 0, len(in))
+	for _, q := range in {
+		out = append(out, QueuedInput{ID: q.ID, Kind: q.Kind, Text: q.Text, Images: q.Images, Held: q.Held, Elsewhere: q.Elsewhere})
+	}
+	return out
+}
+
+// Stopped is what Stop did: whether a running turn was stopped, and the
+// queue handed back (oldest first) for the composer to put into the input.
+type Stopped struct {
+	Cancelled bool            `json:"cancelled"`
+	Returned  []ReturnedInput `json:"returned"`
+}
+
+// ReturnedInput is a queued message handed back: its text and images.
+type ReturnedInput struct {
+	Text   string       `json:"text"`
+	Images []ImageInput `json:"images"`
 }
 
 // SlashCommand is one `/command` the composer offers.

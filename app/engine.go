@@ -10,9 +10,11 @@
 // broker's lossy contract); the page repairs its view by reloading the
 // transcript snapshot and applying only events with a higher seq.
 //
-// The composer's text goes through Submit, which returns at once: a message
-// or a person's `!cmd` runs in the engine's background and its events drive
-// the page; a `/command` answers with its printed result.
+// Every input (the composer's text through Submit, the goal panel's Set and
+// buttons) goes to the engine's Dispatch, which classifies it, runs it or
+// queues it, and returns at once; its events drive the page. The page holds
+// no turn logic: the queue is the engine's (Queue, EditQueued, RemoveQueued,
+// SendQueued, and Stop, which hands it back).
 //
 // Frontend errors the page could not handle are appended to
 // $VIS_HOME/desktop/logs/frontend.log (LogFrontendError), capped in size.
@@ -45,11 +47,14 @@ type Engine interface {
 	DeleteSession(ctx context.Context, id string) error
 	Search(ctx context.Context, query string, limit int) ([]backend.SearchHit, error)
 	Transcript(ctx context.Context, sessionID string) (backend.Transcript, error)
-	StartTurn(req backend.SendRequest) (sessionID string, err error)
-	Submit(req backend.SendRequest) (backend.SubmitResult, error)
+	Dispatch(ctx context.Context, sessionID string, in backend.Input) (backend.Accepted, error)
+	Stop(ctx context.Context, sessionID string) (backend.StopResult, error)
+	Queue(ctx context.Context, sessionID string) ([]backend.QueuedInput, error)
+	EditQueued(ctx context.Context, sessionID string, id int64, text string) error
+	RemoveQueued(ctx context.Context, sessionID string, id int64) error
+	ReleaseQueue(ctx context.Context, sessionID string) error
 	SlashCommands() []backend.SlashCommand
 	Status(ctx context.Context, sessionID, workspace string) (backend.StatusView, error)
-	CancelTurn(sessionID string) bool
 	Running(sessionID string) bool
 	Prompt(ctx context.Context, sessionID string, turn, iteration int) (backend.PromptView, error)
 	Settings(ctx context.Context) (backend.SettingsView, error)
@@ -59,8 +64,6 @@ type Engine interface {
 	DetectLocal(ctx context.Context) []config.Preset
 	Image(ctx context.Context, sessionID string, id int64) ([]byte, string, error)
 	Goal(ctx context.Context, sessionID string) (*goals.Goal, error)
-	SetGoal(ctx context.Context, sessionID, objective string, budget *int64) (goals.Goal, error)
-	GoalControl(ctx context.Context, sessionID, action string) (goals.Goal, error)
 	Resources(ctx context.Context, sessionID string) []ext.ResourceInfo
 	StopResource(ctx context.Context, sessionID, id string) (ext.StopResult, error)
 	RestartResource(ctx context.Context, sessionID, id string) error

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/goals"
 )
 
@@ -59,54 +60,54 @@ func (a *App) Goal(sessionID string) (*GoalView, error) {
 	return &v, nil
 }
 
-// SetGoal creates or replaces the session's goal (new identity, usage from
-// zero). budget is the iteration budget; 0 means none. The engine's refusal
-// (an empty or too long objective, a budget out of range) is the error.
-func (a *App) SetGoal(sessionID, objective string, budget int64) (GoalView, error) {
-	if strings.TrimSpace(sessionID) == "" {
-		return GoalView{}, fmt.Errorf("set goal: %w: no session id", ErrInput)
+// SetGoal sets (or replaces) the session's goal the way a typed `/goal`
+// does: the objective enters the transcript as the person's message and
+// the goal's turn starts (queued behind a running turn). budget is the
+// iteration budget; 0 means none. sessionID "" starts a new session in
+// workspace. The engine's refusal (an empty or too long objective, a budget
+// out of range) is the error.
+func (a *App) SetGoal(sessionID, workspace, objective string, budget int64) (SubmitResult, error) {
+	if strings.TrimSpace(sessionID) == "" && strings.TrimSpace(workspace) == "" {
+		return SubmitResult{}, fmt.Errorf("set goal: %w: open a project folder first", ErrInput)
 	}
 	if budget < 0 {
-		return GoalView{}, fmt.Errorf("set goal: %w: the iteration budget must be a whole number of at least 1 (or empty for none)", ErrInput)
+		return SubmitResult{}, fmt.Errorf("set goal: %w: the iteration budget must be a whole number of at least 1 (or empty for none)", ErrInput)
 	}
 	var b *int64
 	if budget > 0 {
 		b = &budget
 	}
-	ctx, _ := a.base()
-	g, err := a.eng.SetGoal(ctx, sessionID, objective, b)
-	if err != nil {
-		return GoalView{}, refusal(err)
-	}
-	return toGoalView(g), nil
+	r, err := a.dispatch("set goal", sessionID, workspace, backend.Input{Goal: &backend.GoalInput{Action: goals.ActionSet, Objective: objective, Budget: b}})
+	return r, refusal(err)
 }
 
-// GoalControl pauses, resumes, cancels or clears the session's goal and
-// returns it afterwards (status "cleared" after clear). When the goal rules
-// refuse (resuming with the budget spent, pausing a goal that is not active)
-// the error is the engine's sentence, unprefixed, for the page to show.
-func (a *App) GoalControl(sessionID, action string) (GoalView, error) {
+// GoalControl pauses, resumes, cancels or clears the session's goal. Pause,
+// cancel and clear stop a running goal turn at once (it ends halted with
+// the goal's message); resume starts the goal's turn again when none runs.
+// The result's Goal is the goal afterwards (null after clear). When the
+// goal rules refuse (resuming with the budget spent, pausing a goal that is
+// not active) the error is the engine's sentence, unprefixed.
+func (a *App) GoalControl(sessionID, action string) (SubmitResult, error) {
 	if strings.TrimSpace(sessionID) == "" {
-		return GoalView{}, fmt.Errorf("goal %s: %w: no session id", action, ErrInput)
+		return SubmitResult{}, fmt.Errorf("goal %s: %w: no session id", action, ErrInput)
 	}
 	switch action {
 	case goals.ActionPause, goals.ActionResume, goals.ActionCancel, goals.ActionClear:
 	default:
-		return GoalView{}, fmt.Errorf("goal control: %w: unknown action %q (pause, resume, cancel or clear)", ErrInput, action)
+		return SubmitResult{}, fmt.Errorf("goal control: %w: unknown action %q (pause, resume, cancel or clear)", ErrInput, action)
 	}
-	ctx, _ := a.base()
-	g, err := a.eng.GoalControl(ctx, sessionID, action)
-	if err != nil {
-		return GoalView{}, refusal(err)
-	}
-	return toGoalView(g), nil
+	r, err := a.dispatch("goal "+action, sessionID, "", backend.Input{Goal: &backend.GoalInput{Action: action}})
+	return r, refusal(err)
 }
 
 // refusal keeps a goal rule's refusal as the engine wrote it (it is written
 // for the person) and wraps anything else with context.
 func refusal(err error) error {
-	if _, ok := errors.AsType[*goals.RefusedError](err); ok {
-		return err
+	if err == nil {
+		return nil
 	}
-	return fmt.Errorf("goal: %w", err)
+	if re, ok := errors.AsType[*goals.RefusedError](err); ok {
+		return re
+	}
+	return err
 }

@@ -3,101 +3,160 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/goals"
-	"github.com/visdesktop/vis/backend/store"
+	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/backend/secrets"
 )
 
-// goalsEngine is a fake engine whose goal methods run on a real goals.Service
-// over a real SQLite store holding one session, "s1".
-func goalsEngine(t *testing.T) *fakeEngine {
+// realEngine opens a real engine in a temporary VIS_HOME against the
+// scripted LLM.
+func realEngine(t *testing.T, llm *providertest.Server) *backend.Engine {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "vis.db"))
+	home := t.TempDir()
+	vars := map[string]string{"VIS_BASE_URL": llm.URL, "VIS_MODEL": "fake-model"}
+	eng, err := backend.Open(context.Background(), backend.Options{Home: home, Getenv: func(k string) string { return vars[k] }, Secrets: secrets.NewWith(filepath.Join(home, "secrets.json"), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	if err := st.CreateSession(ctx, store.Session{ID: "s1", Workspace: "/w", Created: now, Updated: now}); err != nil {
-		t.Fatal(err)
-	}
-	eng := newFakeEngine()
-	eng.goals = goals.New(st, goals.Options{Now: func() time.Time { return now }})
+	t.Cleanup(func() { eng.Close() })
 	return eng
 }
 
-func TestGoalPanelMethods(t *testing.T) {
-	a := New(goalsEngine(t), Options{Home: t.TempDir()})
-
-	if g, err := a.Goal("s1"); err != nil || g != nil {
-		t.Fatalf("Goal before one is set = %+v, %v; want nil, nil", g, err)
-	}
-	set, err := a.SetGoal("s1", "  make the tests pass  ", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	three := int64(3)
-	want := GoalView{ID: set.ID, SessionID: "s1", Objective: "make the tests pass", Status: "active",
-		IterationBudget: &three, Version: 1, Revision: 1, Created: set.Created, Updated: set.Updated}
-	if diff := cmp.Diff(want, set); diff != "" || set.ID == "" || set.Created == "" {
-		t.Fatalf("SetGoal (-want +got):\n%s", diff)
-	}
-
-	steps := []struct {
-		action, status string
-		revision       int64
-		refused        string // the engine's sentence, exactly
-	}{
-		{action: "pause", status: "paused", revision: 2},
-		{action: "pause", refused: "Cannot pause a paused goal."},
-		{action: "resume", status: "active", revision: 3},
-		{action: "cancel", status: "cancelled", revision: 4},
-		{action: "resume", refused: "Cannot resume a cancelled goal."},
-		{action: "clear", status: "cleared", revision: 5},
-	}
-	for _, s := range steps {
-		g, err := a.GoalControl("s1", s.action)
-		if s.refused != "" {
-			if err == nil || err.Error() != s.refused {
-				t.Fatalf("%s: err = %v; want the engine's refusal %q", s.action, err, s.refused)
+// turnEnd waits for the next turn-end event of session sid.
+func turnEnd(t *testing.T, ch <-chan events.Event, sid string) events.Event {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case e := <-ch:
+			if e.Phase == events.TurnEnd && e.SessionID == sid {
+				return e
 			}
-			continue
+		case <-deadline:
+			t.Fatalf("no turn-end for %s", sid)
 		}
-		if err != nil {
-			t.Fatalf("%s: %v", s.action, err)
-		}
-		if g.Status != s.status || g.Revision != s.revision {
-			t.Fatalf("%s: status %q revision %d; want %q %d", s.action, g.Status, g.Revision, s.status, s.revision)
-		}
-	}
-	if g, err := a.Goal("s1"); err != nil || g != nil {
-		t.Fatalf("Goal after clear = %+v, %v; want nil (clients hide a cleared goal)", g, err)
-	}
-
-	// A new goal without a budget; its revision keeps growing past the cleared one.
-	g, err := a.SetGoal("s1", "ship it", 0)
-	if err != nil || g.IterationBudget != nil || g.Revision != 6 || g.Status != "active" {
-		t.Fatalf("SetGoal without budget = %+v, %v; want no budget, revision 6, active", g, err)
 	}
 }
 
+// The goal panel's path, through a real engine: Set starts the goal's turn
+// with the objective as the person's message, Pause stops it mid-stream,
+// Resume starts work again, and the goal rules' refusals come back as the
+// engine wrote them.
+func TestGoalPanelDrivesTheEngine(t *testing.T) {
+	llm := providertest.New(
+		providertest.Reply{Hang: true}, // the goal's first turn streams until Pause
+		providertest.Reply{Code: "update_goal('complete')"},
+		providertest.Reply{Content: []string{"All three tests pass: verified."}},
+	)
+	t.Cleanup(llm.Close)
+	eng := realEngine(t, llm)
+	ch, stop := eng.Events().Subscribe(4096)
+	defer stop()
+	a := New(eng, Options{Home: t.TempDir()})
+	ws := t.TempDir()
+
+	if g, err := a.Goal("nope"); err == nil && g != nil {
+		t.Fatalf("Goal of an unknown session = %+v", g)
+	}
+	set, err := a.SetGoal("", ws, "  make the tests pass  ", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.SessionID == "" || !set.Started || set.Goal == nil || set.Goal.Objective != "make the tests pass" || set.Goal.Status != "active" ||
+		set.Goal.IterationBudget == nil || *set.Goal.IterationBudget != 3 {
+		t.Fatalf("SetGoal = %+v (goal %+v)", set, set.Goal)
+	}
+	sid := set.SessionID
+	deadline := time.Now().Add(30 * time.Second)
+	for len(llm.Requests()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(llm.Requests()) != 1 {
+		t.Fatalf("the goal's turn sent %d requests, want 1", len(llm.Requests()))
+	}
+	if user := lastUser(llm.Requests()[0]); !strings.Contains(user, "/goal --budget 3 make the tests pass") {
+		t.Fatalf("the model's message lacks the objective:\n%s", user)
+	}
+
+	paused, err := a.GoalControl(sid, "pause")
+	if err != nil || paused.Goal == nil || paused.Goal.Status != "paused" {
+		t.Fatalf("pause = %+v, %v", paused, err)
+	}
+	if end := turnEnd(t, ch, sid); end.Data["status"] != "halted" || end.Data["answer"] != goals.StoppedHaltMessage {
+		t.Fatalf("the goal turn after Pause: %v", end.Data)
+	}
+	if _, err := a.GoalControl(sid, "pause"); err == nil || err.Error() != "Cannot pause a paused goal." {
+		t.Fatalf("pausing twice: %v; want the engine's sentence", err)
+	}
+
+	resumed, err := a.GoalControl(sid, "resume")
+	if err != nil || !resumed.Started || resumed.Goal == nil || resumed.Goal.Status != "active" {
+		t.Fatalf("resume = %+v, %v", resumed, err)
+	}
+	if end := turnEnd(t, ch, sid); end.Data["status"] != "done" || end.Data["answer"] != "All three tests pass: verified." {
+		t.Fatalf("the resumed turn: %v", end.Data)
+	}
+	if n := len(llm.Requests()); n != 3 {
+		t.Fatalf("%d requests, want 3 (the halted one and the resumed turn's two)", n)
+	}
+	if user := lastUser(llm.Requests()[1]); !strings.Contains(user, "/goal --resume") || !strings.Contains(user, "The user resumed the session goal") {
+		t.Fatalf("the resumed turn's message:\n%s", user)
+	}
+	if g, _ := a.Goal(sid); g == nil || g.Status != "complete" || g.IterationsUsed != 2 {
+		t.Fatalf("goal after the resumed turn = %+v; want complete, 2 iterations (the halted response is not charged)", g)
+	}
+	if _, err := a.GoalControl(sid, "resume"); err == nil || err.Error() != "Cannot resume a complete goal." {
+		t.Fatalf("resuming a complete goal: %v", err)
+	}
+	cleared, err := a.GoalControl(sid, "clear")
+	if err != nil || cleared.Goal == nil || cleared.Goal.Status != "cleared" || cleared.Started {
+		t.Fatalf("clear = %+v, %v", cleared, err)
+	}
+	if g, err := a.Goal(sid); err != nil || g != nil {
+		t.Fatalf("Goal after clear = %+v, %v; want nil (clients hide a cleared goal)", g, err)
+	}
+	if eng.Running(sid) {
+		t.Fatal("clear started a turn")
+	}
+}
+
+func lastUser(r providertest.Recorded) string {
+	msgs, _ := r.Body["messages"].([]any)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m, _ := msgs[i].(map[string]any); m["role"] == "user" {
+			return fmt.Sprint(m["content"])
+		}
+	}
+	return ""
+}
+
 func TestGoalMethodsRejectBadInput(t *testing.T) {
-	a := New(goalsEngine(t), Options{Home: t.TempDir()})
+	llm := providertest.New()
+	t.Cleanup(llm.Close)
+	eng := realEngine(t, llm)
+	a := New(eng, Options{Home: t.TempDir()})
+	s, err := a.NewSession(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		call func() error
 		want error
 	}{
 		{"no session", func() error { _, err := a.Goal(" "); return err }, ErrInput},
-		{"set without session", func() error { _, err := a.SetGoal("", "x", 0); return err }, ErrInput},
-		{"negative budget", func() error { _, err := a.SetGoal("s1", "x", -1); return err }, ErrInput},
-		{"unknown action", func() error { _, err := a.GoalControl("s1", "explode"); return err }, ErrInput},
-		{"pause without goal", func() error { _, err := a.GoalControl("s1", "pause"); return err }, goals.ErrNoGoal},
+		{"set without session or folder", func() error { _, err := a.SetGoal("", "", "x", 0); return err }, ErrInput},
+		{"negative budget", func() error { _, err := a.SetGoal(s.ID, "", "x", -1); return err }, ErrInput},
+		{"unknown action", func() error { _, err := a.GoalControl(s.ID, "explode"); return err }, ErrInput},
+		{"pause without goal", func() error { _, err := a.GoalControl(s.ID, "pause"); return err }, goals.ErrNoGoal},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,10 +166,13 @@ func TestGoalMethodsRejectBadInput(t *testing.T) {
 		})
 	}
 	var refused *goals.RefusedError
-	if _, err := a.SetGoal("s1", "   ", 0); !errors.As(err, &refused) {
+	if _, err := a.SetGoal(s.ID, "", "   ", 0); !errors.As(err, &refused) {
 		t.Fatalf("blank objective: err = %v; want the engine's refusal", err)
 	}
-	if g, _ := a.Goal("s1"); g != nil {
+	if g, _ := a.Goal(s.ID); g != nil {
 		t.Fatalf("a refused SetGoal stored %+v", g)
+	}
+	if len(llm.Requests()) != 0 {
+		t.Fatalf("refused goal actions called the model %d times", len(llm.Requests()))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/attach"
 )
 
@@ -45,10 +46,15 @@ func (a *App) SubmitWithImages(sessionID, workspace, text string, images []Image
 	if err != nil {
 		return SubmitResult{}, fmt.Errorf("submit: %w", err)
 	}
-	if t := strings.TrimSpace(text); len(in) > 0 && (strings.HasPrefix(t, "/") || strings.HasPrefix(t, "!")) {
-		return SubmitResult{}, fmt.Errorf("submit: %w: images go with a message to the model, not with a command; remove them or the leading %q", ErrInput, t[:1])
+	return a.dispatch("submit", sessionID, workspace, backend.Input{Text: text, Images: in})
+}
+
+// encodeImage is an image of a queued message handed back to the page.
+func encodeImage(in attach.Input) ImageInput {
+	if len(in.Bytes) > 0 {
+		return ImageInput{Name: in.Name, DataBase64: base64.StdEncoding.EncodeToString(in.Bytes)}
 	}
-	return a.submit(sessionID, workspace, text, in)
+	return ImageInput{Path: in.Path, Name: in.Name}
 }
 
 // decodeImages turns the page's images into the engine's inputs.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
@@ -19,13 +18,6 @@ import (
 )
 
 // The fake engine's answers for the window's other methods (see fakeEngine).
-
-func (f *fakeEngine) Submit(req backend.SendRequest) (backend.SubmitResult, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.submitted = append(f.submitted, req)
-	return f.submit, f.err
-}
 
 func (f *fakeEngine) SlashCommands() []backend.SlashCommand {
 	return []backend.SlashCommand{{Name: "/goal", Usage: "Use /goal <objective>", Summary: "Set the goal."}, {Name: "/help", Usage: "/help", Summary: "List commands."}}
@@ -109,49 +101,39 @@ func (f *fakeEngine) Goal(ctx context.Context, sid string) (*goals.Goal, error) 
 	return &g, nil
 }
 
-func (f *fakeEngine) SetGoal(ctx context.Context, sid, objective string, budget *int64) (goals.Goal, error) {
-	if f.goals == nil {
-		return goals.Goal{}, f.err
-	}
-	return f.goals.Set(ctx, sid, objective, budget)
-}
-
-func (f *fakeEngine) GoalControl(ctx context.Context, sid, action string) (goals.Goal, error) {
-	if f.goals == nil {
-		return goals.Goal{}, f.err
-	}
-	return f.goals.Control(ctx, sid, action)
-}
-
-// ignoreUnexported compares requests on what the window sets (the engine
-// keeps private flags in them).
-var ignoreUnexported = cmpopts.IgnoreUnexported(backend.SendRequest{})
-
 func ptr[T any](v T) *T { return &v }
 
 func TestSubmit(t *testing.T) {
 	ws := t.TempDir()
+	g := goals.Goal{ID: "g1", SessionID: "s1", Objective: "ship", Status: "active", Revision: 3}
 	tests := []struct {
 		name              string
 		session, ws, text string
-		answer            backend.SubmitResult
+		answer            backend.Accepted
 		want              SubmitResult
-		wantReq           *backend.SendRequest
+		wantIn            *dispatched
 		wantErr           string
 	}{
 		{name: "a message starts a turn in a new session", ws: ws, text: "fix it",
-			answer:  backend.SubmitResult{Kind: "turn", SessionID: "s-new"},
-			want:    SubmitResult{Kind: "turn", SessionID: "s-new"},
-			wantReq: &backend.SendRequest{Workspace: ws, Text: "fix it", Channel: backend.ChannelDesktop}},
+			answer: backend.Accepted{Kind: "turn", SessionID: "s-new", Started: true},
+			want:   SubmitResult{Kind: "turn", SessionID: "s-new", Started: true},
+			wantIn: &dispatched{In: backend.Input{Workspace: ws, Text: "fix it", Channel: backend.ChannelDesktop}}},
+		{name: "a message while a turn runs is queued by the engine", session: "s1", text: "then this",
+			answer: backend.Accepted{Kind: "turn", SessionID: "s1", Queued: true, QueueID: 7},
+			want:   SubmitResult{Kind: "turn", SessionID: "s1", Queued: true},
+			wantIn: &dispatched{Session: "s1", In: backend.Input{Text: "then this", Channel: backend.ChannelDesktop}}},
 		{name: "!cmd goes to the engine as typed", session: "s1", text: "!ls -la",
-			answer:  backend.SubmitResult{Kind: "shell", SessionID: "s1"},
-			want:    SubmitResult{Kind: "shell", SessionID: "s1"},
-			wantReq: &backend.SendRequest{SessionID: "s1", Text: "!ls -la", Channel: backend.ChannelDesktop}},
+			answer: backend.Accepted{Kind: "shell", SessionID: "s1", Started: true},
+			want:   SubmitResult{Kind: "shell", SessionID: "s1", Started: true},
+			wantIn: &dispatched{Session: "s1", In: backend.Input{Text: "!ls -la", Channel: backend.ChannelDesktop}}},
 		{name: "a slash command needs no folder and prints its result", text: "/help",
-			answer:  backend.SubmitResult{Kind: "command", Text: "Commands: ..."},
-			want:    SubmitResult{Kind: "command", Text: "Commands: ..."},
-			wantReq: &backend.SendRequest{Text: "/help", Channel: backend.ChannelDesktop}},
-		{name: "a message needs a folder", text: "hi", wantErr: "no workspace folder chosen"},
+			answer: backend.Accepted{Kind: "command", Text: "Commands: ..."},
+			want:   SubmitResult{Kind: "command", Text: "Commands: ..."},
+			wantIn: &dispatched{In: backend.Input{Text: "/help", Channel: backend.ChannelDesktop}}},
+		{name: "a typed goal carries the goal back", session: "s1", text: "/goal ship",
+			answer: backend.Accepted{Kind: "turn", SessionID: "s1", Started: true, Goal: &g},
+			want:   SubmitResult{Kind: "turn", SessionID: "s1", Started: true, Goal: &GoalView{ID: "g1", SessionID: "s1", Objective: "ship", Status: "active", Revision: 3, Created: stamp(g.Created), Updated: stamp(g.Updated)}},
+			wantIn: &dispatched{Session: "s1", In: backend.Input{Text: "/goal ship", Channel: backend.ChannelDesktop}}},
 		{name: "empty", session: "s1", text: " \n", wantErr: "the message is empty"},
 	}
 	for _, tc := range tests {
@@ -175,8 +157,8 @@ func TestSubmit(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("result (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff([]backend.SendRequest{*tc.wantReq}, eng.submitted, ignoreUnexported); diff != "" {
-				t.Errorf("request (-want +got):\n%s", diff)
+			if diff := cmp.Diff([]dispatched{*tc.wantIn}, eng.submitted); diff != "" {
+				t.Errorf("input (-want +got):\n%s", diff)
 			}
 		})
 	}

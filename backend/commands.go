@@ -63,61 +63,6 @@ func helpText() string {
 	return b.String()
 }
 
-// CommandResult is what a command-only input produced.
-type CommandResult struct {
-	SessionID string      `json:"session_id"`
-	Text      string      `json:"text"`
-	Goal      *goals.Goal `json:"goal,omitempty"`
-	// run is set when the command starts a normal turn (a new goal).
-	run bool
-}
-
-// command runs a slash command. A command that starts a turn (setting a
-// goal) returns run=true and the request marked as a goal run; refusals
-// return an error whose text says what to write instead.
-func (e *Engine) command(ctx context.Context, req *SendRequest, name string) (CommandResult, error) {
-	switch name {
-	case "/help":
-		return CommandResult{SessionID: req.SessionID, Text: helpText()}, nil
-	case "/goal":
-		args, _ := goals.CutCommand(strings.TrimSpace(req.Text))
-		cmd, err := goals.ParseCommand(args)
-		if err != nil {
-			return CommandResult{SessionID: req.SessionID}, asCommandError(err)
-		}
-		if req.SessionID == "" {
-			if cmd.Action != goals.ActionSet {
-				return CommandResult{}, asCommandError(goals.ErrNoGoal)
-			}
-			if req.Workspace == "" {
-				return CommandResult{}, errors.New("no workspace: open a project folder first")
-			}
-			if _, err := e.resolve(canonical(req.Workspace), *req); err != nil {
-				return CommandResult{}, err
-			}
-			info, err := e.CreateSession(ctx, req.Workspace)
-			if err != nil {
-				return CommandResult{}, err
-			}
-			req.SessionID = info.ID
-		}
-		if _, err := e.store.GetSession(ctx, req.SessionID); err != nil {
-			return CommandResult{}, fmt.Errorf("session %s: %w", req.SessionID, err)
-		}
-		res, err := e.goals.Apply(ctx, req.SessionID, cmd)
-		if err != nil {
-			return CommandResult{SessionID: req.SessionID}, asCommandError(err)
-		}
-		out := CommandResult{SessionID: req.SessionID, Text: res.Text, run: res.Run}
-		if res.Goal.ID != "" && !res.Goal.Hidden() {
-			g := res.Goal
-			out.Goal = &g
-		}
-		return out, nil
-	}
-	return CommandResult{SessionID: req.SessionID}, fmt.Errorf("%w %s; /help lists the commands", ErrUnknownCommand, name)
-}
-
 // asCommandError makes a `/goal` refusal print the usage line too.
 func asCommandError(err error) error {
 	var ce *goals.CommandError
@@ -126,55 +71,6 @@ func asCommandError(err error) error {
 		return err
 	}
 	return &goals.CommandError{Err: err}
-}
-
-// SubmitResult says what the window's input started.
-type SubmitResult struct {
-	Kind      string `json:"kind"` // turn, shell or command
-	SessionID string `json:"session_id"`
-	Text      string `json:"text,omitempty"` // a command's printed result
-}
-
-// Submit is the window's entry point for the composer: a message starts a
-// turn in the background, `!cmd` runs a shell turn in the background, a
-// `/command` runs at once (its result in Text; a refusal is the error).
-func (e *Engine) Submit(req SendRequest) (SubmitResult, error) {
-	kind, name := classify(req.Text)
-	switch kind {
-	case inputShell:
-		if req.SessionID == "" {
-			if req.Workspace == "" {
-				return SubmitResult{}, errors.New("no workspace: open a project folder first")
-			}
-			info, err := e.CreateSession(e.ctx, req.Workspace)
-			if err != nil {
-				return SubmitResult{}, err
-			}
-			req.SessionID = info.ID
-		}
-		if e.Running(req.SessionID) {
-			return SubmitResult{SessionID: req.SessionID}, ErrBusy
-		}
-		e.wg.Add(1)
-		go func() {
-			defer e.wg.Done()
-			if _, err := e.Shell(e.ctx, req); err != nil {
-				e.broker.Publish(eventWarning(req.SessionID, "The command could not run: "+err.Error()))
-			}
-		}()
-		return SubmitResult{Kind: inputShell, SessionID: req.SessionID}, nil
-	case inputCommand:
-		res, err := e.command(e.ctx, &req, name)
-		if err != nil {
-			return SubmitResult{Kind: inputCommand, SessionID: res.SessionID}, err
-		}
-		if !res.run {
-			return SubmitResult{Kind: inputCommand, SessionID: res.SessionID, Text: res.Text}, nil
-		}
-		req.SessionID = res.SessionID
-	}
-	id, err := e.startTurn(req, kind == inputCommand)
-	return SubmitResult{Kind: inputTurn, SessionID: id}, err
 }
 
 // StatusView is what the window's footer shows.
@@ -258,14 +154,4 @@ func (e *Engine) Goal(ctx context.Context, sessionID string) (*goals.Goal, error
 		return nil, err
 	}
 	return &g, nil
-}
-
-// SetGoal creates or replaces the session's goal (the window's goal form).
-func (e *Engine) SetGoal(ctx context.Context, sessionID, objective string, budget *int64) (goals.Goal, error) {
-	return e.goals.Set(ctx, sessionID, objective, budget)
-}
-
-// GoalControl pauses, resumes, cancels or clears the session's goal.
-func (e *Engine) GoalControl(ctx context.Context, sessionID, action string) (goals.Goal, error) {
-	return e.goals.Control(ctx, sessionID, action)
 }

@@ -40,33 +40,33 @@ func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
 	defer stop()
 	ws := t.TempDir()
 
-	r, err := e.Submit(SendRequest{Workspace: ws, Text: "/help"})
+	ctx := context.Background()
+	r, err := e.Dispatch(ctx, "", Input{Workspace: ws, Text: "/help"})
 	if err != nil || r.Kind != "command" || !strings.Contains(r.Text, "/goal") || r.SessionID != "" {
 		t.Fatalf("/help = %+v, %v", r, err)
 	}
-	if _, err := e.Submit(SendRequest{Workspace: ws, Text: "/frobnicate"}); !errors.Is(err, ErrUnknownCommand) {
+	if _, err := e.Dispatch(ctx, "", Input{Workspace: ws, Text: "/frobnicate"}); !errors.Is(err, ErrUnknownCommand) {
 		t.Fatalf("unknown command: %v", err)
 	}
 	if ss, _ := e.ListSessions(context.Background(), ""); len(ss) != 0 {
 		t.Fatalf("commands created sessions: %v", ss)
 	}
-	r, err = e.Submit(SendRequest{Workspace: ws, Text: "!echo from-shell"})
-	if err != nil || r.Kind != "shell" {
+	r, err = e.Dispatch(ctx, "", Input{Workspace: ws, Text: "!echo from-shell"})
+	if err != nil || r.Kind != "shell" || !r.Started {
 		t.Fatalf("shell = %+v, %v", r, err)
 	}
 	end := waitFor(t, ch, events.TurnEnd)
 	if end.SessionID != r.SessionID {
 		t.Fatalf("turn-end for %s", end.SessionID)
 	}
-	r2, err := e.Submit(SendRequest{SessionID: r.SessionID, Text: "a question"})
-	if err != nil || r2.Kind != "turn" || r2.SessionID != r.SessionID {
+	r2, err := e.Dispatch(ctx, r.SessionID, Input{Text: "a question"})
+	if err != nil || r2.Kind != "turn" || r2.SessionID != r.SessionID || !r2.Started {
 		t.Fatalf("turn = %+v, %v", r2, err)
 	}
 	if end := waitFor(t, ch, events.TurnEnd); end.Data["answer"] != "answered" {
 		t.Fatalf("turn-end = %v", end.Data)
 	}
-	// Whoever hears turn-end finds the session free (the window then sends
-	// its next queued message).
+	// Whoever hears turn-end finds the session free.
 	if e.Running(r.SessionID) {
 		t.Fatal("the session still counts as running after its turn-end event")
 	}
@@ -76,6 +76,7 @@ func TestStatusForTheFooter(t *testing.T) {
 	llm := providertest.New(
 		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 1000, OutputTokens: 100}},
 		providertest.Reply{Content: []string{"ok"}, Usage: &chat.Usage{InputTokens: 3000, OutputTokens: 200}},
+		providertest.Reply{Hang: true}, // the goal's turn streams until paused
 	)
 	defer llm.Close()
 	home := t.TempDir()
@@ -106,14 +107,20 @@ func TestStatusForTheFooter(t *testing.T) {
 		t.Fatalf("status = %+v", v)
 	}
 	budget := int64(5)
-	if _, err := e.SetGoal(ctx, res.SessionID, "ship it", &budget); err != nil {
+	ch, stop := e.Events().Subscribe(1024)
+	defer stop()
+	if a, err := e.Dispatch(ctx, res.SessionID, Input{Goal: &GoalInput{Action: "set", Objective: "ship it", Budget: &budget}}); err != nil || !a.Started {
+		t.Fatalf("set goal = %+v, %v", a, err)
+	}
+	waitFor(t, ch, events.ProviderCall)
+	if v, _ = e.Status(ctx, res.SessionID, ""); v.Goal == nil || v.Goal.Status != "active" || !v.Running {
+		t.Fatalf("goal = %+v, running %v", v.Goal, v.Running)
+	}
+	if _, err := e.Dispatch(ctx, res.SessionID, Input{Goal: &GoalInput{Action: "pause"}}); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ = e.Status(ctx, res.SessionID, ""); v.Goal == nil || v.Goal.Status != "active" {
-		t.Fatalf("goal = %+v", v.Goal)
-	}
-	if _, err := e.GoalControl(ctx, res.SessionID, "pause"); err != nil {
-		t.Fatal(err)
+	if end := waitFor(t, ch, events.TurnEnd); end.Data["status"] != "halted" {
+		t.Fatalf("the goal turn after pause: %v", end.Data)
 	}
 	if g, _ := e.Goal(ctx, res.SessionID); g == nil || g.Status != "paused" {
 		t.Fatalf("after pause: %+v", g)

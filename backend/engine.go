@@ -118,6 +118,8 @@ type SendRequest struct {
 	// Images offered with the message (dropped, pasted, picked, --image);
 	// image paths written in Text are attached too.
 	Images []attach.Input
+
+	wait bool // a foreground caller (Run) waits for the turn
 }
 
 // TurnResult is the outcome of one turn.

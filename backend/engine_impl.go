@@ -78,7 +78,6 @@ type Engine struct {
 // sessionRT is a session's live state in this process: its sandbox, tools,
 // delta baseline and the running turn's cancel function.
 type sessionRT struct {
-	mu        sync.Mutex // held for the whole turn: one turn at a time
 	workspace string
 	interp    *sandbox.Interp
 	tools     *tools.Set
@@ -87,8 +86,11 @@ type sessionRT struct {
 	blockMap  map[string]any // the dict that block renders
 	folds     foldBook       // fold_session's folds (fold.go)
 
-	runMu  sync.Mutex
-	cancel context.CancelFunc
+	// ctl is the session's owner state (controller.go): the running job,
+	// its stop signal, the goal ticket it started with, queued jobs waited
+	// for. One job runs at a time.
+	ctlMu sync.Mutex
+	ctl   control
 
 	surface *langtools.Surface // the language verbs, re-pointed at every turn's active packs
 
@@ -196,6 +198,7 @@ func (e *Engine) Events() *events.Broker { return e.broker }
 func (e *Engine) Close() error {
 	e.cancel()
 	e.wg.Wait()
+	e.releaseWaiters()
 	stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	e.resources.StopAll(stopCtx)
 	cancel()
@@ -295,139 +298,11 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 	return Transcript{Session: sessionInfo(s), Turns: tv, Seq: seq}, nil
 }
 
-// Running reports whether a session runs a turn now.
-func (e *Engine) Running(id string) bool {
-	rt := e.lookup(id)
-	if rt == nil {
-		return false
-	}
-	rt.runMu.Lock()
-	defer rt.runMu.Unlock()
-	return rt.cancel != nil
-}
-
-// CancelTurn cancels the session's running turn; false when none runs.
-func (e *Engine) CancelTurn(id string) bool {
-	rt := e.lookup(id)
-	if rt == nil {
-		return false
-	}
-	rt.runMu.Lock()
-	defer rt.runMu.Unlock()
-	if rt.cancel == nil {
-		return false
-	}
-	rt.cancel()
-	return true
-}
-
-// StartTurn runs a turn in the background and returns its session id at
-// once; events report its progress. It refuses (ErrBusy) when the session
-// already runs one: the window queues messages itself.
-func (e *Engine) StartTurn(req SendRequest) (string, error) {
-	return e.startTurn(req, false)
-}
-
-// startTurn is StartTurn; goalRun marks the turn a `/goal` command starts,
-// which must not resume a paused goal as a genuine message would.
-func (e *Engine) startTurn(req SendRequest, goalRun bool) (string, error) {
-	id, rt, err := e.prepare(e.ctx, &req)
-	if err != nil {
-		return "", err
-	}
-	if !rt.mu.TryLock() {
-		return "", ErrBusy
-	}
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
-		_, end, err := e.runLocked(e.ctx, id, rt, req, goalRun)
-		rt.mu.Unlock()
-		end()
-		if err != nil {
-			// Nobody waits for this call: say it where the window looks.
-			e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))
-		}
-	}()
-	return id, nil
-}
-
-// RunTurn runs one turn and returns when it ends; cancelling ctx cancels it.
-// It also takes a person's `!cmd` (run without the model) and `/commands`:
-// a command that makes no model call returns its printed result as the
-// answer with Turn 0; a refused one returns the refusal as the error.
+// RunTurn runs one turn and returns when it ends: Run with the request's
+// session, text, images and overrides (a `!cmd` or `/command` goes the same
+// way as in the window). Cancelling ctx stops the turn.
 func (e *Engine) RunTurn(ctx context.Context, req SendRequest) (TurnResult, error) {
-	goalRun := false
-	switch kind, name := classify(req.Text); kind {
-	case inputShell:
-		sr, err := e.Shell(ctx, req)
-		res := TurnResult{SessionID: sr.SessionID, Turn: sr.Turn, Status: "done", Answer: sr.Output, Iterations: 1}
-		if err != nil {
-			return res, err
-		}
-		if sr.ExitCode != 0 || sr.TimedOut {
-			res.Status, res.Error = "error", fmt.Sprintf("the command exited with code %d", sr.ExitCode)
-		}
-		return res, nil
-	case inputCommand:
-		cr, err := e.command(ctx, &req, name)
-		if err != nil {
-			return TurnResult{SessionID: cr.SessionID}, err
-		}
-		if !cr.run {
-			return TurnResult{SessionID: cr.SessionID, Status: "done", Answer: cr.Text}, nil
-		}
-		req.SessionID = cr.SessionID
-		goalRun = true
-	}
-	id, rt, err := e.prepare(ctx, &req)
-	if err != nil {
-		return TurnResult{}, err
-	}
-	if !rt.mu.TryLock() {
-		return TurnResult{SessionID: id}, ErrBusy
-	}
-	res, end, err := e.runLocked(ctx, id, rt, req, goalRun)
-	rt.mu.Unlock()
-	end()
-	return res, err
-}
-
-// prepare resolves or creates the session and its runtime.
-func (e *Engine) prepare(ctx context.Context, req *SendRequest) (string, *sessionRT, error) {
-	if strings.TrimSpace(req.Text) == "" {
-		return "", nil, errors.New("the message is empty")
-	}
-	if req.Channel == "" {
-		req.Channel = ChannelDesktop
-	}
-	if req.SessionID == "" {
-		if req.Workspace == "" {
-			return "", nil, errors.New("no workspace: open a project folder first")
-		}
-		// Check the configuration before creating an empty session.
-		if _, err := e.resolve(canonical(req.Workspace), *req); err != nil {
-			return "", nil, err
-		}
-		info, err := e.CreateSession(ctx, req.Workspace)
-		if err != nil {
-			return "", nil, err
-		}
-		req.SessionID = info.ID
-	}
-	s, err := e.store.GetSession(ctx, req.SessionID)
-	if err != nil {
-		return "", nil, fmt.Errorf("session %s: %w", req.SessionID, err)
-	}
-	// A configuration problem is refused here, where the caller hears it.
-	if _, err := e.resolve(s.Workspace, *req); err != nil {
-		return "", nil, err
-	}
-	rt, err := e.runtimeFor(s)
-	if err != nil {
-		return "", nil, err
-	}
-	return s.ID, rt, nil
+	return e.Run(ctx, req.SessionID, Input{Text: req.Text, Images: req.Images, Channel: req.Channel, Model: req.Model, BaseURL: req.BaseURL, Workspace: req.Workspace})
 }
 
 func (e *Engine) lookup(id string) *sessionRT {
@@ -521,37 +396,61 @@ type resolvedTurn struct {
 	client *provider.Client
 }
 
-// runLocked runs a turn while the caller holds rt.mu. The returned end
-// publishes the turn's end; the caller runs it after releasing rt.mu, so a
-// client that reacts to turn-end (the window sending its next queued
-// message) finds the session free. end is never nil.
-func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req SendRequest, goalRun bool) (TurnResult, func(), error) {
-	end := func() {}
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	rt.runMu.Lock()
-	rt.cancel = cancel
-	rt.runMu.Unlock()
-	defer func() {
-		rt.runMu.Lock()
-		rt.cancel = nil
-		rt.runMu.Unlock()
-	}()
+// turnPlan is a model turn prepared to run: the configuration resolved, the
+// goal captured, the packs activated, the recap, the session view, the
+// stable prefix and the user message built, the images prepared. plan makes
+// it; runPlan runs the loop over it. Nothing of the turn is stored before
+// runPlan.
+type turnPlan struct {
+	id        string
+	rt        *sessionRT
+	req       SendRequest
+	rv        *resolvedTurn
+	turnStart goals.Ticket // the goal as the turn starts
+	imgs      []attach.Prepared
+	turn      loop.Turn
+}
 
+// plan prepares job j's model turn. A goal turn (set or resume) whose goal
+// is no longer active when its turn comes (the person paused or replaced
+// it while the turn waited in the queue) is not run: plan says so in a
+// warning and returns nil.
+func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*turnPlan, error) {
+	req := j.req
 	rv, err := e.resolve(rt.workspace, req)
 	if err != nil {
-		return TurnResult{SessionID: id}, end, err
+		return nil, err
 	}
 	bg := context.WithoutCancel(ctx)
-	if !goalRun {
+	modelText := req.Text
+	switch j.kind {
+	case store.QueueTurn:
 		// A genuine message resumes a paused or blocked goal with budget left.
 		if _, _, err := e.goals.ResumeForUserTurn(bg, id); err != nil {
-			return TurnResult{SessionID: id}, end, fmt.Errorf("goal: %w", err)
+			return nil, fmt.Errorf("goal: %w", err)
+		}
+	case store.QueueGoalSet, store.QueueGoalResume:
+		g, ok, err := e.goals.Get(bg, id)
+		if err != nil {
+			return nil, fmt.Errorf("goal: %w", err)
+		}
+		if !ok || g.Status != goals.StatusActive {
+			status := "gone"
+			if ok {
+				status = g.Status
+			}
+			e.broker.Publish(eventWarning(id, fmt.Sprintf("The queued goal turn (%s) did not start: the goal is %s now.", titleFrom(req.Text), status)))
+			return nil, nil
+		}
+		if j.kind == store.QueueGoalResume {
+			// The person resumed the goal: the model gets the neutral
+			// continuation; the transcript shows what they did.
+			modelText = req.Text + "\n\n" + goals.ResumePrompt(g)
 		}
 	}
 	turnStart, err := e.goals.Capture(bg, id)
 	if err != nil {
-		return TurnResult{SessionID: id}, end, fmt.Errorf("goal: %w", err)
+		return nil, fmt.Errorf("goal: %w", err)
 	}
 	addendum := ""
 	if g, ok, err := e.goals.Get(bg, id); err == nil && ok {
@@ -562,7 +461,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 		err = rt.folds.load(ctx, e.store, id)
 	}
 	if err != nil {
-		return TurnResult{SessionID: id}, end, err
+		return nil, err
 	}
 	active, facade := e.activate(ctx, id, rt)
 	view := e.viewFunc(id, rt, rv, active)
@@ -604,7 +503,7 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	// turns dropped: the loop folds them when the window is too small.
 	wired := attach.Wire(imgs)
 	recap := &loop.Recap{Build: func(drop int) []chat.Message {
-		msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: req.Text, Previous: rt.folds.apply(prev), DropTurns: drop, Images: wired, Skipped: skipped, SessionDelta: sinceLast})
+		msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: modelText, Previous: rt.folds.apply(prev), DropTurns: drop, Images: wired, Skipped: skipped, SessionDelta: sinceLast})
 		if nudge {
 			msgs = prompt.WithReasoningNudge(msgs)
 		}
@@ -613,32 +512,52 @@ func (e *Engine) runLocked(ctx context.Context, id string, rt *sessionRT, req Se
 	for _, p := range prev {
 		recap.Positions = append(recap.Positions, p.Position)
 	}
-	msgs := recap.Build(0)
 	if s, err := e.store.GetSession(ctx, id); err == nil && s.Title == "" {
 		title := req.Text
-		if args, ok := goals.CutCommand(strings.TrimSpace(req.Text)); ok && goalRun {
+		if args, ok := goals.CutCommand(strings.TrimSpace(req.Text)); ok && j.kind == store.QueueGoalSet {
 			if c, err := goals.ParseCommand(args); err == nil && c.Objective != "" {
-				title = c.Objective // a session started by /goal is named after its objective
+				title = c.Objective // a session started by a goal is named after its objective
 			}
 		}
-		_ = e.store.RenameSession(context.WithoutCancel(ctx), id, titleFrom(title))
+		_ = e.store.RenameSession(bg, id, titleFrom(title))
 	}
-	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: rv.client, Exec: execAdapter{rt}, State: &rt.state}
-	res, err := runner.Run(rctx, loop.Turn{
+	return &turnPlan{id: id, rt: rt, req: req, rv: rv, turnStart: turnStart, imgs: imgs, turn: loop.Turn{
 		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
-		Messages: msgs, Recap: recap, View: view, DeferEnd: true,
+		Messages: recap.Build(0), Recap: recap, View: view, DeferEnd: true,
 		Goal: &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
-		OnStart: func(ctx context.Context, turnID int64) {
-			if _, err := attach.Save(ctx, e.store, id, turnID, imgs); err != nil {
-				e.broker.Publish(eventWarning(id, "An image could not be saved with the turn: "+err.Error()))
-			}
-		},
-	})
-	if ferr := e.goals.FinishTurn(bg, turnStart, res.Status); ferr != nil && err == nil {
+	}}, nil
+}
+
+// runPlan runs a planned turn. The returned end publishes the turn's end;
+// the caller runs it once the session is free, so a client that reacts to
+// turn-end finds it so. end is never nil.
+func (e *Engine) runPlan(ctx context.Context, p *turnPlan) (TurnResult, func(), error) {
+	id, rt := p.id, p.rt
+	bg := context.WithoutCancel(ctx)
+	// From here a goal control stops this turn at once (haltForGoal), and
+	// one from another process within goalPoll (watchGoal).
+	rt.ctlMu.Lock()
+	rt.ctl.ticket = p.turnStart
+	rt.ctlMu.Unlock()
+	wctx, stopWatch := context.WithCancel(ctx)
+	e.watchGoal(wctx, rt, p.turnStart)
+	if err := e.goals.StartClock(bg, p.turnStart); err != nil {
+		e.broker.Publish(eventWarning(id, "The goal's clock could not start: "+err.Error()))
+	}
+	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: p.rv.client, Exec: execAdapter{rt}, State: &rt.state}
+	t := p.turn
+	t.OnStart = func(ctx context.Context, turnID int64) {
+		if _, err := attach.Save(ctx, e.store, id, turnID, p.imgs); err != nil {
+			e.broker.Publish(eventWarning(id, "An image could not be saved with the turn: "+err.Error()))
+		}
+	}
+	res, err := runner.Run(ctx, t)
+	stopWatch()
+	if ferr := e.goals.FinishTurn(bg, p.turnStart, res.Status); ferr != nil && err == nil {
 		err = fmt.Errorf("goal: %w", ferr)
 	}
-	end = func() {
+	end := func() {
 		if res.Turn != 0 {
 			e.broker.Publish(loop.EndEvent(res))
 		}
@@ -915,6 +834,7 @@ func (h *goalHooks) Continuation(ctx context.Context) string {
 
 func (e *Engine) publishGoal(g goals.Goal) {
 	e.broker.Publish(events.Event{Phase: events.Goal, SessionID: g.SessionID, Data: map[string]any{"goal": g, "revision": g.Revision}})
+	e.haltForGoal(g)
 }
 
 // execAdapter lets the loop run programs in a sandbox, and tells the

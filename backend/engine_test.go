@@ -70,7 +70,7 @@ func waitFor(t *testing.T, ch <-chan events.Event, phase string) events.Event {
 	}
 }
 
-func TestStartTurnStreamsAndRefusesASecondTurn(t *testing.T) {
+func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 	llm := providertest.New(
 		providertest.Reply{Code: "print('working')"},
 		providertest.Reply{Hang: true},
@@ -81,24 +81,38 @@ func TestStartTurnStreamsAndRefusesASecondTurn(t *testing.T) {
 	ch, stop := e.Events().Subscribe(1024)
 	defer stop()
 	ws := t.TempDir()
-	id, err := e.StartTurn(SendRequest{Workspace: ws, Text: "do it"})
-	if err != nil {
-		t.Fatal(err)
+	ctx := context.Background()
+	a, err := e.Dispatch(ctx, "", Input{Workspace: ws, Text: "do it"})
+	if err != nil || !a.Started {
+		t.Fatal(a, err)
 	}
+	id := a.SessionID
 	waitFor(t, ch, events.FormResult)
-	if _, err := e.StartTurn(SendRequest{SessionID: id, Text: "again"}); !errors.Is(err, ErrBusy) {
-		t.Fatalf("second turn: err = %v, want ErrBusy", err)
+	q, err := e.Dispatch(ctx, id, Input{Text: "again"})
+	if err != nil || !q.Queued || q.Started {
+		t.Fatalf("second message while a turn runs = %+v, %v; want queued", q, err)
+	}
+	if got := waitFor(t, ch, events.Queue).Data["queue"].([]QueuedInput); len(got) != 1 || got[0].Text != "again" || got[0].Held {
+		t.Fatalf("queue event = %+v", got)
 	}
 	if !e.Running(id) {
 		t.Fatal("Running = false during a turn")
 	}
-	waitFor(t, ch, events.ProviderCall)
-	if !e.CancelTurn(id) {
-		t.Fatal("CancelTurn found nothing to cancel")
+	for deadline := time.Now().Add(30 * time.Second); len(llm.Requests()) < 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the turn's second request never came")
+		}
+	}
+	sr, err := e.Stop(ctx, id)
+	if err != nil || !sr.Cancelled || len(sr.Returned) != 1 || sr.Returned[0].Text != "again" {
+		t.Fatalf("Stop = %+v, %v; want the turn cancelled and \"again\" handed back", sr, err)
 	}
 	end := waitFor(t, ch, events.TurnEnd)
 	if end.Data["status"] != "cancelled" {
 		t.Fatalf("turn-end = %v", end.Data)
+	}
+	if qs, _ := e.Queue(ctx, id); len(qs) != 0 {
+		t.Fatalf("queue after Stop = %+v", qs)
 	}
 	tr, err := e.Transcript(context.Background(), id)
 	if err != nil {

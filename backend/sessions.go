@@ -84,65 +84,33 @@ type ShellResult struct {
 // ShellTimeout bounds a `!cmd`.
 const ShellTimeout = 10 * time.Minute
 
-// Shell runs a person's `!cmd` in the session's workspace without the model.
-// It is recorded as a turn of its own (request `!cmd`, the output as its one
-// iteration), so the transcript shows it and the next turn's recap tells the
-// model what was run and what it printed.
-func (e *Engine) Shell(ctx context.Context, req SendRequest) (ShellResult, error) {
+// shellRun is the outcome of a `!cmd`: what ShellResult says, the turn's
+// status, and end, which publishes the turn's end (run once the session is
+// free).
+type shellRun struct {
+	ShellResult
+	status string
+	end    func()
+}
+
+// shell runs a person's `!cmd` (req.Text) in the session's workspace
+// without the model, as the session's running job: Stop ends it. It is
+// recorded as a turn of its own (request `!cmd`, the output as its one
+// iteration), so the transcript shows it and the next turn's recap tells
+// the model what was run and what it printed.
+func (e *Engine) shell(ctx context.Context, id string, rt *sessionRT, req SendRequest) (shellRun, error) {
+	out := shellRun{ShellResult: ShellResult{SessionID: id}, end: func() {}}
 	cmd := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(req.Text), "!"))
-	if cmd == "" {
-		return ShellResult{}, errors.New("nothing to run: write the command after !")
-	}
-	req.Text = "!" + cmd
-	if req.SessionID == "" {
-		if req.Workspace == "" {
-			return ShellResult{}, errors.New("no workspace: open a project folder first")
-		}
-		info, err := e.CreateSession(ctx, req.Workspace)
-		if err != nil {
-			return ShellResult{}, err
-		}
-		req.SessionID = info.ID
-	}
-	s, err := e.store.GetSession(ctx, req.SessionID)
-	if err != nil {
-		return ShellResult{}, err
-	}
-	rt, err := e.runtimeFor(s)
-	if err != nil {
-		return ShellResult{}, err
-	}
-	if !rt.mu.TryLock() {
-		return ShellResult{SessionID: s.ID}, ErrBusy
-	}
-	// The command is the session's running turn: Stop (CancelTurn) ends it
-	// and Running reports it, until the session is released.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	rt.runMu.Lock()
-	rt.cancel = cancel
-	rt.runMu.Unlock()
-	locked := true
-	unlock := func() {
-		if locked {
-			locked = false
-			rt.runMu.Lock()
-			rt.cancel = nil
-			rt.runMu.Unlock()
-			rt.mu.Unlock()
-		}
-	}
-	defer unlock()
 	bg := context.WithoutCancel(ctx)
-	turn, err := e.store.StartTurn(bg, s.ID, req.Text, ChannelShell)
+	turn, err := e.store.StartTurn(bg, id, req.Text, ChannelShell)
 	if err != nil {
-		return ShellResult{}, err
+		return out, err
 	}
-	if s.Title == "" {
-		_ = e.store.RenameSession(bg, s.ID, titleFrom(req.Text))
+	if s, err := e.store.GetSession(bg, id); err == nil && s.Title == "" {
+		_ = e.store.RenameSession(bg, id, titleFrom(req.Text))
 	}
 	pub := func(phase string, data map[string]any) {
-		e.broker.Publish(events.Event{Phase: phase, SessionID: s.ID, Turn: turn.Position, Iteration: 1, Data: data})
+		e.broker.Publish(events.Event{Phase: phase, SessionID: id, Turn: turn.Position, Iteration: 1, Data: data})
 	}
 	pub(events.TurnStart, map[string]any{"request": req.Text, "channel": ChannelShell})
 	pub(events.FormStart, map[string]any{"code": req.Text, "shell": true})
@@ -153,6 +121,7 @@ func (e *Engine) Shell(ctx context.Context, req SendRequest) (ShellResult, error
 	switch {
 	case runErr != nil && ctx.Err() != nil:
 		status, it.Status, errText = store.TurnCancelled, store.IterationCancelled, "cancelled"
+		runErr = nil // stopped, as asked
 	case runErr != nil:
 		status, it.Status, errText = store.TurnError, store.IterationError, runErr.Error()
 	case res.TimedOut:
@@ -167,16 +136,19 @@ func (e *Engine) Shell(ctx context.Context, req SendRequest) (ShellResult, error
 	answer := fmt.Sprintf("`%s` exited with code %d.", cmd, res.ExitCode)
 	it.Answer = answer
 	if _, err := e.store.AddIteration(bg, it); err != nil {
-		return ShellResult{}, err
+		return out, err
 	}
 	pub(events.FormResult, map[string]any{"code": req.Text, "output": res.Output, "exit_code": res.ExitCode, "duration_ms": it.EvalMs, "shell": true})
 	if err := e.store.FinishTurn(bg, turn.ID, store.TurnOutcome{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: time.Since(started).Milliseconds()}); err != nil {
-		return ShellResult{}, err
+		return out, err
 	}
-	unlock() // the session is free before anyone hears that the turn ended
-	pub(events.TurnEnd, map[string]any{"status": status, "answer": answer, "error": errText, "iterations": 1})
-	e.publishSession(s.ID)
-	return ShellResult{SessionID: s.ID, Turn: turn.Position, ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut}, runErr
+	out.ShellResult = ShellResult{SessionID: id, Turn: turn.Position, ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut}
+	out.status = status
+	out.end = func() {
+		pub(events.TurnEnd, map[string]any{"status": status, "answer": answer, "error": errText, "iterations": 1})
+		e.publishSession(id)
+	}
+	return out, runErr
 }
 
 // PromptBlock is one tagged block of a message as it was sent.

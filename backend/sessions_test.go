@@ -70,11 +70,11 @@ func TestShellCommandIsATurnTheModelSees(t *testing.T) {
 	ctx := context.Background()
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "marker.txt"), []byte("x"), 0o644)
-	sr, err := e.Shell(ctx, SendRequest{Workspace: ws, Text: "!ls && exit 3"})
-	if err != nil || sr.ExitCode != 3 || !strings.Contains(sr.Output, "marker.txt") || sr.Turn != 1 {
+	sr, err := e.Run(ctx, "", Input{Workspace: ws, Text: "!ls && exit 3"})
+	if err != nil || sr.Status != "error" || sr.Error != "the command exited with code 3" || !strings.Contains(sr.Answer, "marker.txt") || sr.Turn != 1 {
 		t.Fatalf("shell = %+v, %v", sr, err)
 	}
-	if _, err := e.Shell(ctx, SendRequest{SessionID: sr.SessionID, Text: "!  "}); err == nil {
+	if _, err := e.Run(ctx, sr.SessionID, Input{Text: "!  "}); err == nil {
 		t.Fatal("empty command accepted")
 	}
 	if len(llm.Requests()) != 0 {
@@ -143,7 +143,7 @@ func TestStopEndsARunningShellCommand(t *testing.T) {
 	ch, stop := e.Events().Subscribe(1024)
 	defer stop()
 	ws := t.TempDir()
-	res, err := e.Submit(SendRequest{Workspace: ws, Text: "!echo started; touch began; sleep 300"})
+	res, err := e.Dispatch(context.Background(), "", Input{Workspace: ws, Text: "!echo started; touch began; sleep 300"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestStopEndsARunningShellCommand(t *testing.T) {
 	if out := tr.Turns[0].Iterations[0].Output; !strings.Contains(out, "started") {
 		t.Errorf("the output before Stop is lost: %q", out)
 	}
-	if _, err := e.Submit(SendRequest{SessionID: id, Text: "!echo again"}); err != nil {
+	if _, err := e.Dispatch(context.Background(), id, Input{Text: "!echo again"}); err != nil {
 		t.Fatalf("the next command after Stop: %v", err)
 	}
 }

@@ -41,6 +41,7 @@ const (
 	Goal           = "goal"      // a persisted goal change; carries "revision"
 	Packs          = "packs"     // a workspace's active language packs changed
 	Resources      = "resources" // a session's REPLs changed
+	Queue          = "queue"     // a session's queue changed; carries the whole "queue"
 )
 
 // Lossy reports whether a phase may be dropped for a slow subscriber.

@@ -389,7 +389,29 @@ func utilizationHint(last, limit int, key string) string {
 	return ""
 }
 
+// HaltCause is the cancel cause (context.WithCancelCause) of a turn that a
+// session goal stopped mid-stream or mid-program (the user paused,
+// cancelled, cleared or replaced the goal): the turn ends halted with
+// Message as its answer, as a halt at the top of an iteration does, not
+// cancelled.
+type HaltCause struct{ Message string }
+
+func (h *HaltCause) Error() string { return "goal halt: " + h.Message }
+
+// halting reports whether a goal's HaltCause ended the turn's ctx.
+func (tr *turnRun) halting() bool {
+	var h *HaltCause
+	return errors.As(context.Cause(tr.ctx), &h)
+}
+
+// cancelled is the result of a turn whose ctx ended: halted when a goal's
+// HaltCause ended it, else cancelled with the best answer so far.
 func (tr *turnRun) cancelled() Result {
+	var h *HaltCause
+	if errors.As(context.Cause(tr.ctx), &h) {
+		tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": true, "final": h.Message, "halted": true})
+		return Result{Status: StatusHalted, Answer: h.Message}
+	}
 	return Result{Status: StatusCancelled, Answer: tr.best}
 }
 
@@ -423,7 +445,9 @@ func (tr *turnRun) run() Result {
 			resp, err = tr.overflow(pe)
 			appendedFrom = len(tr.msgs) // the recap may have changed the count of initial messages
 		}
-		if g := tr.t.Goal; g != nil && (err == nil || resp.Content != "" || len(resp.ToolCalls) > 0 || resp.HasUsage) {
+		// A response a goal halt cut off is not a loop response: nothing of
+		// it runs, so the goal is not charged for it.
+		if g := tr.t.Goal; g != nil && !tr.halting() && (err == nil || resp.Content != "" || len(resp.ToolCalls) > 0 || resp.HasUsage) {
 			g.Account(tr.bg, resp.Usage)
 		}
 		it.LLMMs = tr.now().Sub(it.Started).Milliseconds()

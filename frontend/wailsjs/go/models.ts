@@ -421,6 +421,28 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class QueuedInput {
+	    id: number;
+	    kind: string;
+	    text: string;
+	    images: number;
+	    held: boolean;
+	    elsewhere: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new QueuedInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	        this.images = source["images"];
+	        this.held = source["held"];
+	        this.elsewhere = source["elsewhere"];
+	    }
+	}
 	export class Resource {
 	    id: string;
 	    session: string;
@@ -458,6 +480,38 @@ export namespace app {
 	        this.form = source["form"];
 	        this.hint = source["hint"];
 	    }
+	}
+	export class ReturnedInput {
+	    text: string;
+	    images: ImageInput[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ReturnedInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.images = this.convertValues(source["images"], ImageInput);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SearchHit {
 	    session_id: string;
@@ -681,10 +735,45 @@ export namespace app {
 	        this.message = source["message"];
 	    }
 	}
+	export class Stopped {
+	    cancelled: boolean;
+	    returned: ReturnedInput[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Stopped(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.cancelled = source["cancelled"];
+	        this.returned = this.convertValues(source["returned"], ReturnedInput);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SubmitResult {
 	    kind: string;
 	    session_id: string;
 	    text: string;
+	    started: boolean;
+	    queued: boolean;
+	    goal?: GoalView;
 	
 	    static createFrom(source: any = {}) {
 	        return new SubmitResult(source);
@@ -695,7 +784,28 @@ export namespace app {
 	        this.kind = source["kind"];
 	        this.session_id = source["session_id"];
 	        this.text = source["text"];
+	        this.started = source["started"];
+	        this.queued = source["queued"];
+	        this.goal = this.convertValues(source["goal"], GoalView);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	export class TurnImage {
@@ -771,6 +881,7 @@ export namespace app {
 	    turns: Turn[];
 	    seq: number;
 	    running: boolean;
+	    queue: QueuedInput[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Transcript(source);
@@ -782,6 +893,7 @@ export namespace app {
 	        this.turns = this.convertValues(source["turns"], Turn);
 	        this.seq = source["seq"];
 	        this.running = source["running"];
+	        this.queue = this.convertValues(source["queue"], QueuedInput);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

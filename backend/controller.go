@@ -1,0 +1,843 @@
+package backend
+
+// The turn controller: every front (the window's composer and goal panel,
+// the CLI's run and goal verbs) hands a session its input through Dispatch.
+// The engine classifies it once (a message for the model, a person's
+// `!cmd`, a `/command`, a goal action), and the session's owner runs it now
+// or queues it behind the running turn.
+//
+// One owner per session: sessionRT.ctl holds the running job, its stop
+// signal and the goal ticket it started with. The goroutine that runs a job
+// drains the session's queue after it (the queue lives in the store, so it
+// survives a restart and the page only renders it). A goal control stops a
+// running goal turn at once: OnChange (this process) and a poll of the
+// stored goal (another process's control) cancel the turn with a
+// loop.HaltCause, which ends it halted with the goal's message.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/visdesktop/vis/backend/attach"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/goals"
+	"github.com/visdesktop/vis/backend/loop"
+	"github.com/visdesktop/vis/backend/store"
+)
+
+// Input is what a person (or a script) hands a session.
+type Input struct {
+	// Text as typed: `!cmd` runs in the workspace, `/command ...` is a
+	// command, anything else is a message for the model.
+	Text string
+	// Images offered with a message (dropped, pasted, picked, --image).
+	Images []attach.Input
+	// Goal is a goal action from a structured control (the window's goal
+	// panel, `vis goal`); Text is then ignored. A typed `/goal ...` is
+	// parsed into the same action.
+	Goal *GoalInput
+	// Channel is desktop (default) or cli.
+	Channel string
+	// Model and BaseURL override the configured ones for this input's turn.
+	Model, BaseURL string
+	// Workspace is the folder of a new session (Dispatch with session "").
+	Workspace string
+}
+
+// GoalInput is a goal action: set (Objective, Budget), resume, pause,
+// cancel, clear or show.
+type GoalInput struct {
+	Action    string `json:"action"`
+	Objective string `json:"objective,omitempty"`
+	Budget    *int64 `json:"budget,omitempty"`
+}
+
+// Kinds of Accepted.
+const (
+	KindTurn    = "turn"    // a model turn (a message, or a goal's turn)
+	KindShell   = "shell"   // a person's `!cmd`
+	KindCommand = "command" // a command that printed a result (Text)
+)
+
+// Accepted says what Dispatch did with an input.
+type Accepted struct {
+	SessionID string `json:"session_id"`
+	Kind      string `json:"kind"`
+	// Started: the input's turn or command runs now. Queued: it waits in
+	// the session's queue (QueueID) behind the running turn.
+	Started bool  `json:"started"`
+	Queued  bool  `json:"queued"`
+	QueueID int64 `json:"queue_id,omitempty"`
+	// Elsewhere: another process runs the session's turn and was handed
+	// the input; it runs it there.
+	Elsewhere bool `json:"elsewhere,omitempty"`
+	// Text is a command's printed result (/help, /goal alone, a control).
+	Text string `json:"text,omitempty"`
+	// Goal is the session's goal after a goal action (nil: none; status
+	// cleared after clear, for clients that keep the highest revision).
+	Goal *goals.Goal `json:"goal,omitempty"`
+
+	job *job
+}
+
+// ErrNothingQueued is returned by ReleaseQueue when the queue is empty.
+var ErrNothingQueued = errors.New("nothing is queued in this session")
+
+// job is one unit of work a session's owner runs: a model turn, a person's
+// `!cmd`, or a goal's turn. done closes when it ended (or left the queue).
+type job struct {
+	kind    string // store.QueueTurn, QueueShell, QueueGoalSet, QueueGoalResume
+	req     SendRequest
+	queueID int64
+	done    chan struct{}
+	res     TurnResult
+	err     error
+}
+
+func newJob(kind string, req SendRequest) *job {
+	return &job{kind: kind, req: req, done: make(chan struct{})}
+}
+
+// control is a session's owner state (sessionRT.ctl, under its mu).
+type control struct {
+	running *job
+	cancel  context.CancelCauseFunc
+	ticket  goals.Ticket // the goal as the running turn started
+	// waiting are queued jobs of this process, by queue id: a foreground
+	// caller waits on their done.
+	waiting map[int64]*job
+}
+
+// errStopped is the cancel cause of Stop.
+var errStopped = errors.New("stopped by the person")
+
+// Dispatch hands a session an input and returns at once. sessionID ""
+// starts a new session in in.Workspace (a goal action other than set needs
+// a session). Refusals (an empty message, an unknown command, a goal rule,
+// a configuration problem) are the error and change nothing.
+func (e *Engine) Dispatch(ctx context.Context, sessionID string, in Input) (Accepted, error) {
+	return e.dispatch(ctx, sessionID, in, false)
+}
+
+// Run dispatches in and waits for the turn it started or queued to end;
+// cancelling ctx stops that turn (or takes the input out of the queue).
+// An input that starts no turn returns its result at once, as a done
+// TurnResult with the printed text as its answer.
+func (e *Engine) Run(ctx context.Context, sessionID string, in Input) (TurnResult, error) {
+	a, err := e.dispatch(ctx, sessionID, in, true)
+	if err != nil {
+		return TurnResult{SessionID: a.SessionID}, err
+	}
+	if a.job == nil {
+		if a.Elsewhere {
+			return e.awaitElsewhere(ctx, a)
+		}
+		return TurnResult{SessionID: a.SessionID, Status: "done", Answer: a.Text}, nil
+	}
+	select {
+	case <-a.job.done:
+	case <-ctx.Done():
+		e.abandon(a.SessionID, a.job)
+		<-a.job.done
+	}
+	return a.job.res, a.job.err
+}
+
+// dispatch is Dispatch; wait marks the jobs it makes as waited for (Run),
+// so their failures are returned rather than published as warnings.
+func (e *Engine) dispatch(ctx context.Context, sessionID string, in Input, wait bool) (Accepted, error) {
+	if in.Channel == "" {
+		in.Channel = ChannelDesktop
+	}
+	req := SendRequest{SessionID: sessionID, Workspace: in.Workspace, Text: in.Text, Channel: in.Channel, Model: in.Model, BaseURL: in.BaseURL, Images: in.Images, wait: wait}
+	if in.Goal != nil {
+		return e.goalAction(ctx, req, *in.Goal, "")
+	}
+	if strings.TrimSpace(in.Text) == "" {
+		if len(in.Images) > 0 {
+			return Accepted{SessionID: sessionID}, errors.New("the message is empty: write what to do with the images")
+		}
+		return Accepted{SessionID: sessionID}, errors.New("the message is empty")
+	}
+	kind, name := classify(in.Text)
+	if kind != inputTurn && len(in.Images) > 0 {
+		return Accepted{SessionID: sessionID}, fmt.Errorf("images go with a message to the model, not with a command; remove them or the leading %q", strings.TrimSpace(in.Text)[:1])
+	}
+	switch kind {
+	case inputShell:
+		cmd := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(in.Text), "!"))
+		if cmd == "" {
+			return Accepted{SessionID: sessionID}, errors.New("nothing to run: write the command after !")
+		}
+		req.Text = "!" + cmd
+		id, rt, err := e.session(ctx, &req, false)
+		if err != nil {
+			return Accepted{SessionID: id}, err
+		}
+		return e.submit(ctx, id, rt, newJob(store.QueueShell, req))
+	case inputCommand:
+		switch name {
+		case "/help":
+			return Accepted{SessionID: sessionID, Kind: KindCommand, Text: helpText()}, nil
+		case "/goal":
+			args, _ := goals.CutCommand(strings.TrimSpace(in.Text))
+			cmd, err := goals.ParseCommand(args)
+			if err != nil {
+				return Accepted{SessionID: sessionID}, asCommandError(err)
+			}
+			a, err := e.goalAction(ctx, req, GoalInput{Action: cmd.Action, Objective: cmd.Objective, Budget: cmd.Budget}, in.Text)
+			if err != nil {
+				return a, asCommandError(err)
+			}
+			return a, nil
+		}
+		return Accepted{SessionID: sessionID}, fmt.Errorf("%w %s; /help lists the commands", ErrUnknownCommand, name)
+	}
+	id, rt, err := e.session(ctx, &req, true)
+	if err != nil {
+		return Accepted{SessionID: id}, err
+	}
+	return e.submit(ctx, id, rt, newJob(store.QueueTurn, req))
+}
+
+// session resolves (or, for session "", creates) the session of req and
+// its runtime. model: the input runs a model turn, so a configuration
+// problem is refused now, where the caller hears it, and before a new
+// session is created.
+func (e *Engine) session(ctx context.Context, req *SendRequest, model bool) (string, *sessionRT, error) {
+	if req.SessionID == "" {
+		if req.Workspace == "" {
+			return "", nil, errors.New("no workspace: open a project folder first")
+		}
+		if model {
+			if _, err := e.resolve(canonical(req.Workspace), *req); err != nil {
+				return "", nil, err
+			}
+		}
+		info, err := e.CreateSession(ctx, req.Workspace)
+		if err != nil {
+			return "", nil, err
+		}
+		req.SessionID = info.ID
+	}
+	s, err := e.store.GetSession(ctx, req.SessionID)
+	if err != nil {
+		return req.SessionID, nil, fmt.Errorf("session %s: %w", req.SessionID, err)
+	}
+	if model {
+		if _, err := e.resolve(s.Workspace, *req); err != nil {
+			return s.ID, nil, err
+		}
+	}
+	rt, err := e.runtimeFor(s)
+	if err != nil {
+		return s.ID, nil, err
+	}
+	return s.ID, rt, nil
+}
+
+// goalAction applies a goal action. typed is the `/goal ...` text a person
+// typed ("" for the panel and the CLI, which get the canonical text): a set
+// or a resume that leaves the goal active starts the goal's turn with it as
+// the request, so the objective lands in the transcript where the person
+// set it. Controls stop a running goal turn through OnChange.
+func (e *Engine) goalAction(ctx context.Context, req SendRequest, g GoalInput, typed string) (Accepted, error) {
+	switch g.Action {
+	case goals.ActionShow, goals.ActionSet, goals.ActionResume, goals.ActionPause, goals.ActionCancel, goals.ActionClear:
+	default:
+		return Accepted{SessionID: req.SessionID}, fmt.Errorf("unknown goal action %q (set, resume, pause, cancel, clear or show)", g.Action)
+	}
+	if req.SessionID == "" && g.Action != goals.ActionSet {
+		if g.Action == goals.ActionShow || g.Action == goals.ActionClear {
+			return Accepted{Kind: KindCommand, Text: goals.ErrNoGoal.Message}, nil
+		}
+		return Accepted{}, goals.ErrNoGoal
+	}
+	g.Objective = strings.TrimSpace(g.Objective)
+	run := g.Action == goals.ActionSet || g.Action == goals.ActionResume
+	if g.Action == goals.ActionSet {
+		// Refuse a bad objective or budget before creating a session.
+		if _, err := goals.ParseCommand(goals.Command{Action: goals.ActionSet, Objective: g.Objective, Budget: g.Budget}.String()); err != nil {
+			return Accepted{SessionID: req.SessionID}, err
+		}
+	}
+	id, rt, err := e.session(ctx, &req, run)
+	if err != nil {
+		return Accepted{SessionID: id}, err
+	}
+	cmd := goals.Command{Action: g.Action, Objective: g.Objective, Budget: g.Budget}
+	res, err := e.goals.Apply(ctx, id, cmd)
+	if err != nil {
+		var ce *goals.CommandError
+		if errors.As(err, &ce) {
+			err = ce.Err // the caller adds the usage line where it fits (a typed command)
+		}
+		return Accepted{SessionID: id}, err
+	}
+	a := Accepted{SessionID: id, Kind: KindCommand, Text: res.Text}
+	if res.Goal.ID != "" { // a cleared goal too: clients keep the highest revision they saw
+		gg := res.Goal
+		a.Goal = &gg
+	}
+	if !res.Run {
+		return a, nil
+	}
+	req.Text = typed
+	if req.Text == "" {
+		req.Text = goalText(cmd)
+	}
+	kind := store.QueueGoalSet
+	if g.Action == goals.ActionResume {
+		kind = store.QueueGoalResume
+	}
+	s, err := e.submit(ctx, id, rt, newJob(kind, req))
+	s.Text, s.Goal = a.Text, a.Goal
+	return s, err
+}
+
+// goalText is the request a goal action from the panel or the CLI puts in
+// the transcript: what a person would type, `--` only where the objective
+// needs it.
+func goalText(c goals.Command) string {
+	plain := "/goal "
+	if c.Action == goals.ActionSet {
+		if c.Budget != nil {
+			plain += fmt.Sprintf("--budget %d ", *c.Budget)
+		}
+		plain += c.Objective
+	} else {
+		plain += "--" + c.Action
+	}
+	if args, ok := goals.CutCommand(plain); ok {
+		if got, err := goals.ParseCommand(args); err == nil && got.String() == c.String() {
+			return plain
+		}
+	}
+	return "/goal " + c.String()
+}
+
+// submit starts j when the session is idle, else queues it. An input for a
+// session whose turn another live process runs is handed to that process's
+// queue.
+func (e *Engine) submit(ctx context.Context, id string, rt *sessionRT, j *job) (Accepted, error) {
+	kind := KindTurn
+	if j.kind == store.QueueShell {
+		kind = KindShell
+	}
+	a := Accepted{SessionID: id, Kind: kind, job: j}
+	rt.ctlMu.Lock()
+	defer rt.ctlMu.Unlock()
+	if rt.ctl.running == nil {
+		// A queue left by a process that is gone (or held) goes first: the
+		// new input joins its end and the whole queue drains.
+		qs, err := e.store.ListQueue(ctx, id)
+		if err != nil {
+			return Accepted{SessionID: id}, err
+		}
+		if len(qs) == 0 {
+			if other, err := e.store.RunningElsewhere(ctx, id); err != nil {
+				return Accepted{SessionID: id}, err
+			} else if other != "" {
+				q, err := e.enqueue(ctx, id, rt, j, other)
+				if err != nil {
+					return Accepted{SessionID: id}, err
+				}
+				return Accepted{SessionID: id, Kind: kind, Queued: true, QueueID: q.ID, Elsewhere: true}, nil
+			}
+			e.start(rt, id, j)
+			a.Started = true
+			return a, nil
+		}
+		if _, err := e.store.AdoptQueue(ctx, id); err != nil {
+			return Accepted{SessionID: id}, err
+		}
+	}
+	q, err := e.enqueue(ctx, id, rt, j, "")
+	if err != nil {
+		return Accepted{SessionID: id}, err
+	}
+	a.Queued, a.QueueID = true, q.ID
+	if rt.ctl.running == nil {
+		if next := e.takeNext(id, rt); next != nil {
+			e.start(rt, id, next)
+		}
+	}
+	return a, nil
+}
+
+// queuedImage is how an image offered with a queued input is kept.
+type queuedImage struct {
+	Path  string `json:"path,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Bytes []byte `json:"bytes,omitempty"`
+	ID    int64  `json:"id,omitempty"`
+}
+
+// enqueue puts j in the session's queue (owner "": this process, which
+// drains it; else the process it is handed to). The caller holds rt.ctlMu.
+func (e *Engine) enqueue(ctx context.Context, id string, rt *sessionRT, j *job, owner string) (store.Queued, error) {
+	imgs := make([]queuedImage, 0, len(j.req.Images))
+	for _, in := range j.req.Images {
+		imgs = append(imgs, queuedImage{Path: in.Path, Name: in.Name, Bytes: in.Bytes, ID: in.ID})
+	}
+	raw, err := json.Marshal(imgs)
+	if err != nil {
+		return store.Queued{}, err
+	}
+	q, err := e.store.Enqueue(ctx, store.Queued{SessionID: id, Kind: j.kind, Text: j.req.Text, ImagesJSON: string(raw),
+		Channel: j.req.Channel, Model: j.req.Model, BaseURL: j.req.BaseURL, Owner: owner})
+	if err != nil {
+		return store.Queued{}, err
+	}
+	j.queueID = q.ID
+	if owner == "" {
+		if rt.ctl.waiting == nil {
+			rt.ctl.waiting = map[int64]*job{}
+		}
+		rt.ctl.waiting[q.ID] = j
+	}
+	e.publishQueue(id)
+	return q, nil
+}
+
+// jobOf turns a queued row back into a job (the one a caller waits on,
+// when there is one).
+func jobOf(rt *sessionRT, q store.Queued) *job {
+	if j, ok := rt.ctl.waiting[q.ID]; ok {
+		delete(rt.ctl.waiting, q.ID)
+		return j
+	}
+	var imgs []queuedImage
+	_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
+	req := SendRequest{SessionID: q.SessionID, Text: q.Text, Channel: q.Channel, Model: q.Model, BaseURL: q.BaseURL}
+	for _, im := range imgs {
+		req.Images = append(req.Images, attach.Input{Path: im.Path, Name: im.Name, Bytes: im.Bytes, ID: im.ID})
+	}
+	j := newJob(q.Kind, req)
+	j.queueID = q.ID
+	return j
+}
+
+// takeNext removes the session's next queued input this process may run
+// and returns its job (nil when none). The caller holds rt.ctlMu.
+func (e *Engine) takeNext(id string, rt *sessionRT) *job {
+	q, ok, err := e.store.TakeNextQueued(context.WithoutCancel(e.ctx), id)
+	if err != nil {
+		e.broker.Publish(eventWarning(id, "The queue could not be read: "+err.Error()))
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	e.publishQueue(id)
+	return jobOf(rt, q)
+}
+
+// start runs j as the session's turn, then the queue behind it. The caller
+// holds rt.ctlMu.
+func (e *Engine) start(rt *sessionRT, id string, j *job) {
+	rctx, cancel := context.WithCancelCause(e.ctx)
+	rt.ctl.running, rt.ctl.cancel, rt.ctl.ticket = j, cancel, goals.Ticket{}
+	e.wg.Add(1)
+	go func() { // owner: the engine (e.wg); ends with the queue or e.ctx
+		defer e.wg.Done()
+		for j != nil {
+			res, end, err := e.runJob(rctx, id, rt, j)
+			cancel(nil)
+			j.res, j.err = res, err
+			rt.ctlMu.Lock()
+			rt.ctl.running, rt.ctl.cancel, rt.ctl.ticket = nil, nil, goals.Ticket{}
+			rt.ctlMu.Unlock()
+			end()
+			if err != nil && !j.waited() {
+				// Nobody waits for this call: say it where the window looks.
+				e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))
+			}
+			close(j.done)
+			if e.ctx.Err() != nil {
+				return
+			}
+			rt.ctlMu.Lock()
+			j = nil
+			if rt.ctl.running == nil {
+				if j = e.takeNext(id, rt); j != nil {
+					rctx, cancel = context.WithCancelCause(e.ctx)
+					rt.ctl.running, rt.ctl.cancel = j, cancel
+				}
+			}
+			rt.ctlMu.Unlock()
+		}
+	}()
+}
+
+// waited reports whether a foreground caller (Run) waits for j.
+func (j *job) waited() bool { return j.req.wait }
+
+// runJob runs one job to its end. end publishes the turn's end; the caller
+// runs it once the session is free.
+func (e *Engine) runJob(ctx context.Context, id string, rt *sessionRT, j *job) (TurnResult, func(), error) {
+	if j.kind == store.QueueShell {
+		sr, err := e.shell(ctx, id, rt, j.req)
+		res := TurnResult{SessionID: id, Turn: sr.Turn, Status: sr.status, Answer: sr.Output, Iterations: 1}
+		if err == nil && (sr.ExitCode != 0 || sr.TimedOut) && res.Status == store.TurnDone {
+			res.Status, res.Error = "error", fmt.Sprintf("the command exited with code %d", sr.ExitCode)
+		}
+		return res, sr.end, err
+	}
+	p, err := e.plan(ctx, id, rt, j)
+	if err != nil || p == nil {
+		return TurnResult{SessionID: id, Status: "skipped"}, func() {}, err
+	}
+	return e.runPlan(ctx, p)
+}
+
+// watchGoal stops the running turn when its goal is stopped from another
+// process (this process's controls stop it at once, in publishGoal): the
+// stored goal is read every goalPoll while a goal turn runs.
+func (e *Engine) watchGoal(ctx context.Context, rt *sessionRT, t goals.Ticket) {
+	if !t.Active() {
+		return
+	}
+	e.wg.Add(1)
+	go func() { // owner: the turn (ctx ends with it)
+		defer e.wg.Done()
+		tick := time.NewTicker(goalPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			h, err := e.goals.StopCheck(ctx, t)
+			if err == nil && h.Halted() {
+				rt.haltRunning(t, h.Message)
+				return
+			}
+		}
+	}()
+}
+
+// goalPoll is how often a running goal turn reads its goal for stops from
+// another process.
+const goalPoll = 300 * time.Millisecond
+
+// haltRunning cancels the running turn with the goal's halt message when
+// it is still the turn that started with t.
+func (rt *sessionRT) haltRunning(t goals.Ticket, msg string) {
+	rt.ctlMu.Lock()
+	defer rt.ctlMu.Unlock()
+	if rt.ctl.running != nil && rt.ctl.cancel != nil && rt.ctl.ticket == t {
+		rt.ctl.cancel(&loop.HaltCause{Message: msg})
+	}
+}
+
+// haltForGoal stops a running goal turn of g's session at once when g (just
+// written by this process) stops its goal work.
+func (e *Engine) haltForGoal(g goals.Goal) {
+	rt := e.lookup(g.SessionID)
+	if rt == nil {
+		return
+	}
+	rt.ctlMu.Lock()
+	t := rt.ctl.ticket
+	rt.ctlMu.Unlock()
+	if h := goals.HaltOf(t, g); h.Halted() {
+		rt.haltRunning(t, h.Message)
+	}
+}
+
+// abandon stops j for a caller that no longer waits: a running j is
+// cancelled, a queued one leaves the queue.
+func (e *Engine) abandon(id string, j *job) {
+	rt := e.lookup(id)
+	if rt == nil {
+		return
+	}
+	rt.ctlMu.Lock()
+	defer rt.ctlMu.Unlock()
+	if rt.ctl.running == j {
+		rt.ctl.cancel(context.Canceled)
+		return
+	}
+	if _, ok := rt.ctl.waiting[j.queueID]; ok {
+		delete(rt.ctl.waiting, j.queueID)
+		if err := e.store.RemoveQueued(context.WithoutCancel(e.ctx), id, j.queueID); err == nil {
+			e.publishQueue(id)
+		}
+		j.res = TurnResult{SessionID: id, Status: store.TurnCancelled}
+		close(j.done)
+	}
+}
+
+// Running reports whether a session runs a turn (or a `!cmd`) now.
+func (e *Engine) Running(id string) bool {
+	rt := e.lookup(id)
+	if rt == nil {
+		return false
+	}
+	rt.ctlMu.Lock()
+	defer rt.ctlMu.Unlock()
+	return rt.ctl.running != nil
+}
+
+// CancelTurn stops the session's running turn (the queue stays and drains
+// after it); false when none runs.
+func (e *Engine) CancelTurn(id string) bool {
+	rt := e.lookup(id)
+	if rt == nil {
+		return false
+	}
+	rt.ctlMu.Lock()
+	defer rt.ctlMu.Unlock()
+	if rt.ctl.running == nil {
+		return false
+	}
+	rt.ctl.cancel(errStopped)
+	return true
+}
+
+// QueuedInput is one input waiting in a session's queue.
+type QueuedInput struct {
+	ID     int64  `json:"id"`
+	Kind   string `json:"kind"` // turn, shell, goal-set, goal-resume
+	Text   string `json:"text"`
+	Images int    `json:"images"` // how many images go with it
+	// Held: it waits for the person (the process that queued it is gone);
+	// Send releases it. Elsewhere: another running process sends it.
+	Held      bool      `json:"held"`
+	Elsewhere bool      `json:"elsewhere"`
+	Created   time.Time `json:"created"`
+}
+
+// ReturnedInput is a queued input handed back to the person (Stop): its
+// text and the images that went with it.
+type ReturnedInput struct {
+	Text   string         `json:"text"`
+	Images []attach.Input `json:"images"`
+}
+
+func queuedView(q store.Queued) QueuedInput {
+	var imgs []json.RawMessage
+	_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
+	return QueuedInput{ID: q.ID, Kind: q.Kind, Text: q.Text, Images: len(imgs), Held: q.Held && !q.OwnerAlive,
+		Elsewhere: q.Held && q.OwnerAlive, Created: q.Created}
+}
+
+// Queue lists the session's queued inputs, oldest first.
+func (e *Engine) Queue(ctx context.Context, sessionID string) ([]QueuedInput, error) {
+	qs, err := e.store.ListQueue(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]QueuedInput, 0, len(qs))
+	for _, q := range qs {
+		out = append(out, queuedView(q))
+	}
+	return out, nil
+}
+
+func (e *Engine) publishQueue(id string) {
+	q, err := e.Queue(context.WithoutCancel(e.ctx), id)
+	if err != nil {
+		return
+	}
+	e.broker.Publish(events.Event{Phase: events.Queue, SessionID: id, Data: map[string]any{"queue": q}})
+}
+
+// EditQueued replaces a queued input's text; blank text removes it. A
+// queued input that already left the queue is ErrNotFound.
+func (e *Engine) EditQueued(ctx context.Context, sessionID string, id int64, text string) error {
+	var err error
+	if strings.TrimSpace(text) == "" {
+		err = e.store.RemoveQueued(ctx, sessionID, id)
+	} else {
+		err = e.store.EditQueued(ctx, sessionID, id, text)
+	}
+	if err != nil {
+		return err
+	}
+	e.publishQueue(sessionID)
+	return nil
+}
+
+// RemoveQueued takes an input out of the queue.
+func (e *Engine) RemoveQueued(ctx context.Context, sessionID string, id int64) error {
+	return e.EditQueued(ctx, sessionID, id, "")
+}
+
+// ReleaseQueue sends a held queue (left by a process that is gone): this
+// process adopts it and, when no turn runs, starts its first input.
+func (e *Engine) ReleaseQueue(ctx context.Context, sessionID string) error {
+	s, err := e.store.GetSession(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	n, err := e.store.AdoptQueue(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	qs, err := e.store.ListQueue(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if len(qs) == 0 {
+		return ErrNothingQueued
+	}
+	rt, err := e.runtimeFor(s)
+	if err != nil {
+		return err
+	}
+	rt.ctlMu.Lock()
+	defer rt.ctlMu.Unlock()
+	if rt.ctl.running == nil {
+		if j := e.takeNext(sessionID, rt); j != nil {
+			e.start(rt, sessionID, j)
+			return nil
+		}
+	}
+	if n > 0 {
+		e.publishQueue(sessionID)
+	}
+	return nil
+}
+
+// StopResult is what Stop did.
+type StopResult struct {
+	Cancelled bool            `json:"cancelled"` // a running turn was stopped
+	Returned  []ReturnedInput `json:"returned"`  // the queue, handed back oldest first
+}
+
+// Stop stops the session's running turn and hands its queue back (the
+// composer puts it into the input): nothing queued runs after it.
+func (e *Engine) Stop(ctx context.Context, sessionID string) (StopResult, error) {
+	res := StopResult{Returned: []ReturnedInput{}}
+	rt := e.lookup(sessionID)
+	if rt != nil {
+		rt.ctlMu.Lock()
+		defer rt.ctlMu.Unlock()
+		if rt.ctl.running != nil {
+			rt.ctl.cancel(errStopped)
+			res.Cancelled = true
+		}
+	}
+	qs, err := e.store.TakeQueue(ctx, sessionID)
+	if err != nil {
+		return res, err
+	}
+	for _, q := range qs {
+		var imgs []queuedImage
+		_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
+		r := ReturnedInput{Text: q.Text, Images: []attach.Input{}}
+		for _, im := range imgs {
+			r.Images = append(r.Images, attach.Input{Path: im.Path, Name: im.Name, Bytes: im.Bytes, ID: im.ID})
+		}
+		res.Returned = append(res.Returned, r)
+		if rt != nil {
+			if j, ok := rt.ctl.waiting[q.ID]; ok {
+				delete(rt.ctl.waiting, q.ID)
+				j.res = TurnResult{SessionID: sessionID, Status: store.TurnCancelled}
+				close(j.done)
+			}
+		}
+	}
+	if len(qs) > 0 {
+		e.publishQueue(sessionID)
+	}
+	return res, nil
+}
+
+// awaitElsewhere follows an input handed to another process: it waits for
+// the input to leave that process's queue, then for the turn it started
+// (the first turn started after, with the same request) to end.
+func (e *Engine) awaitElsewhere(ctx context.Context, a Accepted) (TurnResult, error) {
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	var text string
+	var after int
+	if qs, err := e.store.ListQueue(ctx, a.SessionID); err == nil {
+		for _, q := range qs {
+			if q.ID == a.QueueID {
+				text = q.Text
+			}
+		}
+	}
+	if turns, err := e.store.ListTurns(ctx, a.SessionID); err == nil && len(turns) > 0 {
+		after = turns[len(turns)-1].Position
+	}
+	var gone time.Time // when the input left the queue with no turn of it seen
+	for {
+		select {
+		case <-ctx.Done():
+			return TurnResult{SessionID: a.SessionID, Status: store.TurnCancelled}, nil
+		case <-tick.C:
+		}
+		qs, err := e.store.ListQueue(ctx, a.SessionID)
+		if err != nil {
+			return TurnResult{SessionID: a.SessionID}, err
+		}
+		queued := false
+		for _, q := range qs {
+			if q.ID == a.QueueID {
+				queued = true
+				if !q.OwnerAlive {
+					return TurnResult{SessionID: a.SessionID, Status: store.TurnCancelled},
+						errors.New("the process that ran this session's turn ended before sending the queued input; it waits in the session's queue")
+				}
+			}
+		}
+		if queued {
+			continue
+		}
+		turns, err := e.store.ListTurns(ctx, a.SessionID)
+		if err != nil {
+			return TurnResult{SessionID: a.SessionID}, err
+		}
+		found := false
+		for _, t := range turns {
+			if t.Position <= after || t.Request != text {
+				continue
+			}
+			found = true
+			if t.Status != store.TurnRunning {
+				return TurnResult{SessionID: a.SessionID, Turn: t.Position, Status: t.Status, Answer: t.Answer, Error: t.Error, Iterations: t.Iterations, Usage: t.Usage}, nil
+			}
+		}
+		if !found {
+			// Taken back (Stop), or its turn not recorded yet: give it a few
+			// seconds, then stop following once no turn runs there.
+			if gone.IsZero() {
+				gone = time.Now()
+			}
+			if other, err := e.store.RunningElsewhere(ctx, a.SessionID); err == nil && other == "" && time.Since(gone) > 5*time.Second {
+				return TurnResult{SessionID: a.SessionID, Status: store.TurnCancelled}, nil
+			}
+		}
+	}
+}
+
+// releaseWaiters ends every queued job a caller still waits for (the engine
+// closes): their inputs stay queued in the store, held until a process
+// sends them.
+func (e *Engine) releaseWaiters() {
+	e.mu.Lock()
+	rts := make([]*sessionRT, 0, len(e.sessions))
+	for _, rt := range e.sessions {
+		rts = append(rts, rt)
+	}
+	e.mu.Unlock()
+	for _, rt := range rts {
+		rt.ctlMu.Lock()
+		for qid, j := range rt.ctl.waiting {
+			delete(rt.ctl.waiting, qid)
+			j.res = TurnResult{SessionID: j.req.SessionID, Status: store.TurnCancelled}
+			j.err = errors.New("the engine closed before this queued input ran; it stays in the session's queue")
+			close(j.done)
+		}
+		rt.ctlMu.Unlock()
+	}
+}
