@@ -50,6 +50,11 @@ const usage = `Usage:
   vis show ID [--json]     print a session's transcript
   vis goal [--workspace DIR] [--session ID | --continue] [--json]
                            print the session's goal (default: the workspace's latest session)
+  vis goal set [--budget N] [--workspace DIR] [--session ID | --continue] [--json] OBJECTIVE
+                           set the goal and run its turn (a new session unless told which), like vis run
+  vis goal resume|pause|cancel|clear [--workspace DIR] [--session ID | --continue] [--json]
+                           resume runs the goal's turn again; the others return at once and stop
+                           a goal turn running in another Vis before its next model request
   vis version
 
 Environment: VIS_HOME (default ~/.vis), VIS_BASE_URL, VIS_MODEL, VIS_API_KEY
@@ -195,12 +200,19 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
-	// With --json every event is printed; without it the answer is all
-	// stdout gets, and what the window shows as a warning banner (an image
-	// not sent, a full context window, a config file ignored) goes to stderr
-	// as it happens.
+	in := backend.Input{Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()}
+	return foreground(ctx, eng, env, "vis run", sid, in, *asJSON)
+}
+
+// foreground runs one input through the engine's Run and waits for the turn
+// it starts (or queues) to end, printing as `vis run` does. With --json
+// every event is printed, then a result object; without it the answer is
+// all stdout gets, and what the window shows as a warning banner (an image
+// not sent, a full context window, a config file ignored) goes to stderr as
+// it happens.
+func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid string, in backend.Input, asJSON bool) int {
 	var out *eventPump
-	if *asJSON {
+	if asJSON {
 		out = startJSON(eng.Events(), env.Stdout)
 	}
 	pump := out
@@ -211,15 +223,17 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 			}
 		})
 	}
-	res, err := eng.RunTurn(ctx, backend.SendRequest{SessionID: sid, Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()})
+	res, err := eng.Run(ctx, sid, in)
 	pump.stop(eng.Events().Seq())
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "vis run:", err)
+		fmt.Fprintln(env.Stderr, cmd+":", err)
+		var re *goals.RefusedError
+		var ce *goals.CommandError
 		switch {
-		case errors.Is(err, backend.ErrConfig):
+		case errors.Is(err, backend.ErrConfig), errors.Is(err, store.ErrNotFound):
 			return ExitUsage
-		case errors.Is(err, store.ErrNotFound):
-			return ExitUsage
+		case errors.As(err, &re), errors.As(err, &ce), errors.Is(err, backend.ErrUnknownCommand):
+			return ExitError
 		}
 		return ExitError
 	}
@@ -233,17 +247,17 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout, strings.TrimRight(res.Answer, "\n"))
 	}
 	switch res.Status {
-	case "done", "halted": // a goal's budget or a user stop ended it, as asked
+	case "done", "halted", "skipped": // a goal's budget or a user stop ended it, as asked
 		return ExitOK
 	case "cancelled":
-		fmt.Fprintln(env.Stderr, "vis run: cancelled; session", res.SessionID)
+		fmt.Fprintln(env.Stderr, cmd+": cancelled; session", res.SessionID)
 		return ExitCancelled
 	default:
 		msg := res.Error
 		if msg == "" {
 			msg = "the turn ended with status " + res.Status
 		}
-		fmt.Fprintln(env.Stderr, "vis run:", msg)
+		fmt.Fprintln(env.Stderr, cmd+":", msg)
 		return ExitError
 	}
 }
@@ -468,14 +482,56 @@ func orDash(s string) string {
 	return s
 }
 
+// cmdGoal is `vis goal [show|set|pause|resume|cancel|clear]`: the goal
+// panel's twin. set and resume run the goal's turn in the foreground, like
+// vis run; the controls return at once (a goal turn running in another
+// process stops before its next model request).
 func cmdGoal(ctx context.Context, args []string, env Env) int {
 	fs := newFlags("goal", env)
 	workspace := fs.String("workspace", "", "project folder (default: current directory)")
 	session := fs.String("session", "", "the session")
-	fs.Bool("continue", true, "the workspace's most recent session (the default)")
+	cont := fs.Bool("continue", false, "the workspace's most recent session (the default, but for set)")
+	budget := fs.Int64("budget", 0, "set: the iteration budget (loop iterations; 0 = none)")
+	model := fs.String("model", "", "set, resume: model name")
+	baseURL := fs.String("base-url", "", "set, resume: OpenAI-compatible endpoint")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if _, err := parseInterleaved(fs, args); err != nil {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
 		return ExitUsage
+	}
+	verb := "show"
+	if len(pos) > 0 {
+		verb, pos = pos[0], pos[1:]
+	}
+	switch verb {
+	case "show", goals.ActionPause, goals.ActionResume, goals.ActionCancel, goals.ActionClear:
+		if len(pos) > 0 {
+			fmt.Fprintf(env.Stderr, "vis goal %s: unexpected %q\n", verb, strings.Join(pos, " "))
+			return ExitUsage
+		}
+	case goals.ActionSet:
+		if strings.TrimSpace(strings.Join(pos, " ")) == "" {
+			fmt.Fprintln(env.Stderr, "vis goal set: missing OBJECTIVE")
+			return ExitUsage
+		}
+	default:
+		fmt.Fprintf(env.Stderr, "vis goal: unknown verb %q (set, pause, resume, cancel, clear, or none to show the goal)\n", verb)
+		return ExitUsage
+	}
+	if *session != "" && *cont {
+		fmt.Fprintln(env.Stderr, "vis goal: --session and --continue exclude each other")
+		return ExitUsage
+	}
+	if *budget < 0 {
+		fmt.Fprintln(env.Stderr, "vis goal set: --budget must be at least 1 (or 0 for none)")
+		return ExitUsage
+	}
+	ws := *workspace
+	if ws == "" {
+		if ws, err = env.Getwd(); err != nil {
+			fmt.Fprintln(env.Stderr, "vis goal: current directory:", err)
+			return ExitUsage
+		}
 	}
 	eng, code := openEngine(ctx, env)
 	if eng == nil {
@@ -483,15 +539,50 @@ func cmdGoal(ctx context.Context, args []string, env Env) int {
 	}
 	defer eng.Close()
 	sid := *session
-	if sid == "" {
-		ws := *workspace
-		if ws == "" {
-			ws, _ = env.Getwd()
-		}
+	// Every verb but set works on the latest session by default; set starts
+	// a new session unless told which.
+	if sid == "" && (verb != goals.ActionSet || *cont) {
 		if sid, code = latestSession(ctx, eng, env, "vis goal", ws); sid == "" {
 			return code
 		}
 	}
+	if verb == "show" {
+		return showGoal(ctx, eng, env, sid, *asJSON)
+	}
+	g := &backend.GoalInput{Action: verb}
+	if verb == goals.ActionSet {
+		g.Objective = strings.Join(pos, " ")
+		if *budget > 0 {
+			g.Budget = budget
+		}
+	}
+	in := backend.Input{Goal: g, Workspace: ws, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL}
+	if verb == goals.ActionSet || verb == goals.ActionResume {
+		return foreground(ctx, eng, env, "vis goal "+verb, sid, in, *asJSON)
+	}
+	a, err := eng.Dispatch(ctx, sid, in)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "vis goal %s: %v\n", verb, err)
+		if errors.Is(err, store.ErrNotFound) {
+			return ExitUsage
+		}
+		return ExitError
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		if a.Goal == nil {
+			fmt.Fprintln(env.Stdout, "null")
+			return ExitOK
+		}
+		_ = enc.Encode(a.Goal)
+		return ExitOK
+	}
+	fmt.Fprintln(env.Stdout, a.Text)
+	return ExitOK
+}
+
+// showGoal prints the session's goal (`vis goal`).
+func showGoal(ctx context.Context, eng *backend.Engine, env Env, sid string, asJSON bool) int {
 	g, err := eng.Goal(ctx, sid)
 	if errors.Is(err, store.ErrNotFound) {
 		fmt.Fprintf(env.Stderr, "vis goal: no session %q\n", sid)
@@ -501,17 +592,16 @@ func cmdGoal(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "vis goal:", err)
 		return ExitError
 	}
-	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
+	if asJSON {
 		if g == nil {
 			fmt.Fprintln(env.Stdout, "null")
 			return ExitOK
 		}
-		_ = enc.Encode(g)
+		_ = json.NewEncoder(env.Stdout).Encode(g)
 		return ExitOK
 	}
 	if g == nil {
-		fmt.Fprintln(env.Stdout, "This session has no goal. Set one with: vis run --continue \"/goal <objective>\"")
+		fmt.Fprintln(env.Stdout, "This session has no goal. Set one with: vis goal set [--budget N] OBJECTIVE")
 		return ExitOK
 	}
 	fmt.Fprintln(env.Stdout, goals.Render(*g))

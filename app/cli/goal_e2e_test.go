@@ -2,10 +2,12 @@ package cli_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/visdesktop/vis/backend/provider/providertest"
 )
@@ -156,4 +158,134 @@ func TestGoalOfAKilledTurnIsPaused(t *testing.T) {
 	if g["status"] != "complete" {
 		t.Fatalf("goal = %v", g)
 	}
+}
+
+// `vis goal set` runs the goal's turn like `vis run`: the objective is the
+// model's message, the session is named after it.
+func TestGoalSetRunsTheGoalsTurn(t *testing.T) {
+	e := newEnv(t,
+		providertest.Reply{Code: "update_goal('complete')\nprint('checked')"},
+		providertest.Reply{Content: []string{"The parser handles every case: verified."}},
+	)
+	r := e.run("", "goal", "set", "--budget", "4", "--json", "port", "the", "parser")
+	if r.code != 0 {
+		t.Fatalf("vis goal set: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	res := lastJSON(t, r.stdout)
+	if res["event"] != "result" || res["status"] != "done" || res["answer"] != "The parser handles every case: verified." {
+		t.Fatalf("result = %v", res)
+	}
+	reqs := e.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if user := fmt.Sprint(reqs[0].Messages[len(reqs[0].Messages)-1]["content"]); !strings.Contains(user, "/goal --budget 4 port the parser") {
+		t.Fatalf("the model's message lacks the objective:\n%s", user)
+	}
+	g := goalJSON(t, e)
+	if g["status"] != "complete" || g["objective"] != "port the parser" || g["iterations_used"] != float64(2) {
+		t.Fatalf("goal = %v", g)
+	}
+	if r := e.run("", "sessions"); !strings.Contains(r.stdout, "port the parser") {
+		t.Fatalf("the session is not named after the objective:\n%s", r.stdout)
+	}
+	// Refusals say why and change nothing.
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"goal", "resume"}, 1, "Cannot resume a complete goal."},
+		{[]string{"goal", "pause"}, 1, "Cannot pause a complete goal."},
+		{[]string{"goal", "set"}, 2, "missing OBJECTIVE"},
+		{[]string{"goal", "frobnicate"}, 2, "unknown verb"},
+		{[]string{"goal", "pause", "now"}, 2, "unexpected"},
+	} {
+		if r := e.run("", c.args...); r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("vis %v = %d %q; want %d with %q", c.args, r.code, r.stderr, c.code, c.want)
+		}
+	}
+	if g2 := goalJSON(t, e); g2["revision"] != g["revision"] {
+		t.Errorf("a refusal wrote the goal: %v", g2)
+	}
+	if r := e.run("", "goal", "clear"); r.code != 0 || !strings.Contains(r.stdout, "no goal") {
+		t.Fatalf("vis goal clear: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if len(e.llm.Requests()) != 2 {
+		t.Fatalf("controls called the model")
+	}
+}
+
+// A pause from another process stops a goal turn that streams in this
+// one: the running `vis goal resume` ends halted with the goal's message,
+// and no model request is sent after the pause.
+func TestGoalPauseFromAnotherProcessStopsTheStream(t *testing.T) {
+	e := newEnv(t, providertest.Reply{Code: "print('step one')"}, providertest.Reply{Hang: true})
+	c := e.cmd("goal", "set", "--json", "migrate the database")
+	var out bytes.Buffer
+	c.Stdout = &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitRequests(t, e.llm, 2) // the second request streams (hangs)
+	r := e.run("", "goal", "pause", "--json")
+	if r.code != 0 {
+		t.Fatalf("vis goal pause: %d %s", r.code, r.stderr)
+	}
+	var paused map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &paused); err != nil || paused["status"] != "paused" {
+		t.Fatalf("pause printed %q (%v)", r.stdout, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the goal turn's process: %v\n%s", err, out.String())
+		}
+	case <-time.After(60 * time.Second):
+		c.Process.Kill()
+		t.Fatalf("the streaming goal turn did not stop after the pause:\n%s", out.String())
+	}
+	res := lastJSON(t, out.String())
+	if res["status"] != "halted" || res["answer"] != "Goal stopped by the user." {
+		t.Fatalf("result = %v", res)
+	}
+	if n := len(e.llm.Requests()); n != 2 {
+		t.Fatalf("%d requests after the pause, want 2", n)
+	}
+	// Resume from the CLI starts the goal's turn again, with the neutral
+	// resume prompt.
+	e.llm.Push(providertest.Reply{Content: []string{"Still migrating; next table."}}, providertest.Reply{Code: "update_goal('blocked')"}, providertest.Reply{Content: []string{"Blocked: the staging DB is down."}})
+	r = e.run("", "goal", "resume", "--json")
+	if r.code != 0 || lastJSON(t, r.stdout)["answer"] != "Blocked: the staging DB is down." {
+		t.Fatalf("vis goal resume: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	reqs := e.llm.Requests()
+	if user := fmt.Sprint(reqs[2].Messages[len(reqs[2].Messages)-1]["content"]); !strings.Contains(user, "/goal --resume") || !strings.Contains(user, "The user resumed the session goal") {
+		t.Fatalf("the resume turn's message:\n%s", user)
+	}
+	if g := goalJSON(t, e); g["status"] != "blocked" {
+		t.Fatalf("goal = %v", g)
+	}
+}
+
+func lastJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &m); err != nil {
+		t.Fatalf("last line is not JSON: %q", lines[len(lines)-1])
+	}
+	return m
+}
+
+func goalJSON(t *testing.T, e *env) map[string]any {
+	t.Helper()
+	r := e.run("", "goal", "--json")
+	var g map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &g); err != nil {
+		t.Fatalf("vis goal --json: %v %q %q", err, r.stdout, r.stderr)
+	}
+	return g
 }
