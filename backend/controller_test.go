@@ -135,7 +135,7 @@ func TestConcurrentInputsRunOnceEachInQueueOrder(t *testing.T) {
 func TestQueuedMessageRunsAfterAHaltedGoalTurn(t *testing.T) {
 	t.Parallel()
 	llm := providertest.New(
-		providertest.Reply{Hang: true},                           // the goal's turn streams until the pause
+		providertest.Reply{Hang: true},                             // the goal's turn streams until the pause
 		providertest.Reply{Content: []string{"Noted the schema."}}, // the queued message (the goal is active again: progress)
 		providertest.Reply{Code: "update_goal('blocked')"},
 		providertest.Reply{Content: []string{"Blocked: no credentials."}},
