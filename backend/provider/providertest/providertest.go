@@ -157,6 +157,15 @@ type Server struct {
 	nextID  int
 	window  int // SetContextWindow: 0 = none
 	refused int // requests refused for exceeding a window
+	onReq   func(Recorded)
+}
+
+// SetOnRequest sets a function called with every chat request as it
+// arrives, before it is answered (fakellm's request log).
+func (s *Server) SetOnRequest(f func(Recorded)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onReq = f
 }
 
 // New starts a server on a loopback port with the given script.
@@ -337,6 +346,9 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 
 	size := InputChars(rec.Messages)
 	s.mu.Lock()
+	if s.onReq != nil {
+		s.onReq(rec)
+	}
 	s.reqs = append(s.reqs, rec)
 	s.nextID++
 	id := s.nextID
