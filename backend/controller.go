@@ -265,9 +265,16 @@ func (e *Engine) goalAction(ctx context.Context, req SendRequest, g GoalInput, t
 			return Accepted{SessionID: req.SessionID}, err
 		}
 	}
-	id, rt, err := e.session(ctx, &req, run)
-	if err != nil {
-		return Accepted{SessionID: id}, err
+	var rt *sessionRT
+	id := req.SessionID
+	if run {
+		var err error
+		if id, rt, err = e.session(ctx, &req, true); err != nil {
+			return Accepted{SessionID: id}, err
+		}
+	} else if _, err := e.store.GetSession(ctx, id); err != nil {
+		// A control needs no runtime: it works on a session whose folder is gone.
+		return Accepted{SessionID: id}, fmt.Errorf("session %s: %w", id, err)
 	}
 	cmd := goals.Command{Action: g.Action, Objective: g.Objective, Budget: g.Budget}
 	res, err := e.goals.Apply(ctx, id, cmd)
