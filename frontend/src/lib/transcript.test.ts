@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyEvents, emptyView, errorText, exitCodeOf, fromSnapshot, PendingEvents, programCount, ToolMemory } from './transcript'
 import type { TranscriptView, TurnView } from './transcript'
-import type { Iteration, Transcript, Turn, VisEvent } from './types'
+import type { Iteration, QueuedInput, Transcript, Turn, VisEvent } from './types'
 // A real turn recorded from `vis run --json` against the scripted LLM
 // (iteration 1: reasoning, prose and a program reading README.md; iteration 2:
 // a program that fails; iteration 3: the answer), and `vis show --json` of
@@ -395,6 +395,50 @@ describe('applyEvents', () => {
   it('changes nothing when no session is open', () => {
     const v = emptyView()
     expect(applyEvents(v, [ev(1, 'turn-start')]).view).toBe(v)
+  })
+})
+
+describe('the queue', () => {
+  const q = (id: number, text: string, over: Partial<QueuedInput> = {}): QueuedInput => ({
+    id,
+    kind: 'turn',
+    text,
+    images: 0,
+    held: false,
+    elsewhere: false,
+    ...over,
+  })
+  const queueEv = (seq: number, queue: unknown, session_id = 's1'): VisEvent => ({ seq, event: 'queue', session_id, queue })
+
+  it('comes with the snapshot (none from an engine that sends no queue)', () => {
+    const v = fromSnapshot({ ...snapshot(10, [turn(1)], true), queue: [q(4, 'next', { images: 2 }), q(5, '!ls', { kind: 'shell', held: true })] })
+    expect(v.queue).toEqual([q(4, 'next', { images: 2 }), q(5, '!ls', { kind: 'shell', held: true })])
+    expect(fromSnapshot(snapshot(10, [turn(1)])).queue).toEqual([])
+    expect(emptyView().queue).toEqual([])
+  })
+
+  it('is replaced whole by each queue event of the session, in seq order', () => {
+    const v = fromSnapshot({ ...snapshot(10, [turn(1)], true), queue: [q(4, 'a')] })
+    const a = applyEvents(v, [queueEv(11, [q(4, 'a'), q(5, 'b')])])
+    expect(a.view.queue.map((x) => x.text)).toEqual(['a', 'b'])
+    expect(a.reload, 'a queue change needs no reload').toBe(false)
+    expect(a.view.turns, 'a queue event touches no turn').toEqual(v.turns)
+    const b = applyEvents(a.view, [queueEv(12, [q(5, 'b, edited')]), queueEv(12, [q(9, 'replayed')])]).view
+    expect(b.queue.map((x) => x.text)).toEqual(['b, edited'])
+    expect(applyEvents(b, [queueEv(13, [])]).view.queue).toEqual([])
+  })
+
+  it("ignores another session's queue and one older than the snapshot", () => {
+    const v = fromSnapshot({ ...snapshot(10, [turn(1)]), queue: [q(4, 'mine')] })
+    expect(applyEvents(v, [queueEv(11, [q(7, 'theirs')], 's2')]).view.queue.map((x) => x.text)).toEqual(['mine'])
+    expect(applyEvents(v, [queueEv(9, [])]).view.queue.map((x) => x.text)).toEqual(['mine'])
+  })
+
+  it('reads a malformed queue as far as it can', () => {
+    const v = fromSnapshot(snapshot(10, []))
+    expect(applyEvents(v, [queueEv(11, null)]).view.queue).toEqual([])
+    const got = applyEvents(v, [queueEv(11, [null, 'x', { id: 3, text: 'ok', held: 'yes' }])]).view.queue
+    expect(got).toEqual([q(3, 'ok')])
   })
 })
 

@@ -11,13 +11,15 @@
 //   - an iteration read from the snapshot is settled: live events for it
 //     (published between the snapshot's seq and its read) change nothing
 //     but its status, so no program is shown twice;
-//   - turn-end asks the caller to reload the snapshot, which is the truth.
+//   - turn-end asks the caller to reload the snapshot, which is the truth;
+//   - the session's queue (the engine's) comes with the snapshot and is
+//     replaced whole by each `queue` event.
 //   - tool calls inside a program (tool-start/tool-end) are live only: the
 //     snapshot does not keep them, so ToolMemory carries them over a reload.
 // The payloads are those of backend/loop (publish calls),
 // backend/engine_impl.go (tool-start/tool-end, warning, session-changed) and
 // backend/sessions.go (a person's !cmd: form-start/form-result with shell).
-import type { Call, Iteration, Transcript, Turn, Usage, VisEvent } from './types'
+import type { Call, Iteration, QueuedInput, Transcript, Turn, Usage, VisEvent } from './types'
 
 /** One tool call a program made (cat, grep, shell, ...). */
 export interface ToolRun {
@@ -82,13 +84,15 @@ export interface TranscriptView {
   turns: TurnView[]
   /** Configuration or prompt warnings the engine reported for this session. */
   warnings: string[]
+  /** The session's queue, oldest first (the engine sends it after the running turn). */
+  queue: QueuedInput[]
 }
 
 /** Turn statuses that mean the turn is over for good. */
 const FINAL = new Set(['done', 'error', 'cancelled', 'halted'])
 
 export function emptyView(): TranscriptView {
-  return { sessionId: '', title: '', workspace: '', seq: 0, running: false, turns: [], warnings: [] }
+  return { sessionId: '', title: '', workspace: '', seq: 0, running: false, turns: [], warnings: [], queue: [] }
 }
 
 function zeroUsage(): Usage {
@@ -200,7 +204,23 @@ export function fromSnapshot(t: Transcript): TranscriptView {
     running,
     turns,
     warnings: [],
+    queue: queueOf(t.queue),
   }
+}
+
+/** A queue as the engine sends it (snapshot or `queue` event); entries that are not objects are left out. */
+export function queueOf(v: unknown): QueuedInput[] {
+  if (!Array.isArray(v)) return []
+  return v
+    .filter((x): x is Record<string, unknown> => !!x && typeof x === 'object')
+    .map((x) => ({
+      id: num(x.id),
+      kind: str(x.kind) || 'turn',
+      text: str(x.text),
+      images: num(x.images),
+      held: x.held === true,
+      elsewhere: x.elsewhere === true,
+    }))
 }
 
 function newTurn(position: number, request: string, channel: string): TurnView {
@@ -317,6 +337,7 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
     let turns = v.turns
     let running = v.running
     let warnings = v.warnings
+    let queue = v.queue
     const iter = e.iteration ?? 0
     // Events without a turn (tool-start, tool-end) belong to the running turn.
     let pos = e.turn ?? 0
@@ -476,6 +497,9 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
           }
         }
         break
+      case 'queue':
+        queue = queueOf(e.queue)
+        break
       case 'warning':
         if (str(e.message) && !warnings.includes(str(e.message))) warnings = [...warnings, str(e.message)]
         break
@@ -484,7 +508,7 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
       turns = turns.slice()
       turns[i] = t
     }
-    v = { ...v, turns, running, warnings, seq: Math.max(v.seq, e.seq) }
+    v = { ...v, turns, running, warnings, queue, seq: Math.max(v.seq, e.seq) }
   }
   return { view: v, reload }
 }

@@ -1,6 +1,7 @@
 // Plain data shapes the Go side sends (see app/dto.go). The generated
 // wailsjs/go/models.ts classes have the same fields; bridge.ts maps them onto
 // these interfaces so nothing else depends on generated code.
+import type { ImageInput } from './attach'
 
 export interface Usage {
   input_tokens: number
@@ -77,6 +78,38 @@ export interface Transcript {
   turns: Turn[]
   seq: number
   running: boolean
+  /** The session's queue when the snapshot was read (absent from an older engine). */
+  queue?: QueuedInput[]
+}
+
+/**
+ * One input waiting in a session's queue (app.QueuedInput). The queue is the
+ * engine's: it sends the inputs one by one after the running turn, also
+ * while the window shows another session or is closed.
+ */
+export interface QueuedInput {
+  id: number
+  /** turn (a message), shell (a !cmd), goal-set (a goal's first turn), goal-resume */
+  kind: 'turn' | 'shell' | 'goal-set' | 'goal-resume' | string
+  text: string
+  /** How many images go with it. */
+  images: number
+  /** Left by a Vis that quit: nothing sends it until the person presses Send (SendQueued). */
+  held: boolean
+  /** Another Vis window or process runs this session's turn and sends it. */
+  elsewhere: boolean
+}
+
+/** A queued input handed back by Stop: its text and images, for the composer. */
+export interface ReturnedInput {
+  text: string
+  images: ImageInput[]
+}
+
+/** What Stop did (app.Stopped): a running turn stopped, and the queue handed back oldest first. */
+export interface Stopped {
+  cancelled: boolean
+  returned: ReturnedInput[]
 }
 
 export interface Startup {
@@ -108,12 +141,22 @@ export interface SearchHit {
   snippet: string
 }
 
-/** What the composer's text did: a turn, a person's !cmd, or a /command. */
+/**
+ * What the engine did with an input (the composer's text, the goal panel's
+ * Set and buttons): a model turn (a goal's too), a person's !cmd, or a
+ * /command that only printed text.
+ */
 export interface SubmitResult {
   kind: 'turn' | 'shell' | 'command' | string
   session_id: string
   /** A command's printed result. */
   text: string
+  /** It runs now. */
+  started: boolean
+  /** It waits in the session's queue behind the running turn. */
+  queued: boolean
+  /** The session's goal after a goal action (status cleared after clear); null otherwise. */
+  goal?: GoalView | null
 }
 
 export interface SlashCommand {
