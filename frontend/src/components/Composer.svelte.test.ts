@@ -2,22 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { flushSync } from 'svelte'
 import Composer from './Composer.svelte'
 import { all, cleanup, click, one, press, render, settle, type } from './testkit'
-import type { SlashCommand } from '../lib/types'
-import { DraftStore, emptyDraft, type KeyValue } from '../lib/drafts'
-import { enqueue } from '../lib/queue'
-
-class MemoryStorage implements KeyValue {
-  data = new Map<string, string>()
-  getItem(k: string) {
-    return this.data.get(k) ?? null
-  }
-  setItem(k: string, v: string) {
-    this.data.set(k, v)
-  }
-  removeItem(k: string) {
-    this.data.delete(k)
-  }
-}
+import type { QueuedInput, ReturnedInput, SlashCommand } from '../lib/types'
+import { DraftStore } from '../lib/drafts'
+import type { ImageInput } from '../lib/attach'
 
 afterEach(cleanup)
 
@@ -26,28 +13,58 @@ const commands: SlashCommand[] = [
   { name: '/help', usage: '/help', summary: 'List the commands.' },
 ]
 
-function setup(running = false, accept = true) {
+const q = (id: number, text: string, over: Partial<QueuedInput> = {}): QueuedInput => ({
+  id,
+  kind: 'turn',
+  text,
+  images: 0,
+  held: false,
+  elsewhere: false,
+  ...over,
+})
+
+/** The calls the composer made, in order, as short strings. */
+type Calls = string[]
+
+function setup(o: { running?: boolean; accept?: boolean; queue?: QueuedInput[]; returned?: ReturnedInput[]; editFails?: string } = {}) {
+  const calls: Calls = []
   const sent: string[] = []
-  let stops = 0
+  const drafts = new DraftStore(null)
   const props = $state({
-    running,
+    running: o.running ?? false,
     disabled: false,
     placeholder: 'Ask',
     commands,
-    onsend: async (t: string) => {
+    queue: o.queue ?? [],
+    draftKey: 'a',
+    drafts,
+    onsend: async (t: string, _i: ImageInput[], key: string) => {
       sent.push(t)
-      return accept
+      calls.push(`send ${key} ${t}`)
+      return o.accept ?? true
     },
-    onstop: () => {
-      stops++
+    onstop: async () => {
+      calls.push('stop')
+      return o.returned ?? []
+    },
+    onedit: async (key: string, id: number, text: string) => {
+      calls.push(`edit ${key} ${id} ${text}`)
+      if (o.editFails) throw new Error(o.editFails)
+    },
+    onremove: async (key: string, id: number) => {
+      calls.push(`remove ${key} ${id}`)
+    },
+    onsendqueued: async (key: string) => {
+      calls.push(`sendqueued ${key}`)
     },
   })
   const el = render(Composer, props)
   const input = one<HTMLTextAreaElement>(el, 'composer-input')!
-  return { el, input, props, sent, stops: () => stops }
+  return { el, input, props, sent, calls, drafts }
 }
 
-const queued = (el: HTMLElement) => all(el, 'queue-item').map((q) => q.textContent!.replace(/Edit|×/g, '').trim())
+const queued = (el: HTMLElement) => all(el, 'queue-item').map((x) => x.querySelector('.qtext')!.textContent)
+const sendLabel = (el: HTMLElement) => one(el, 'composer-send')!.textContent!.trim()
 
 describe('Composer', () => {
   it('sends on Enter and clears; Shift+Enter does not send', async () => {
@@ -62,75 +79,173 @@ describe('Composer', () => {
     expect(input.value).toBe('')
   })
 
-  it('keeps the text when the send is refused', async () => {
-    const { input, sent } = setup(false, false)
+  it('keeps the text when the engine refuses it, with what was typed meanwhile after it', async () => {
+    const { input, sent } = setup({ accept: false })
     type(input, 'keep me')
     press(input, 'Enter')
+    type(input, 'typed meanwhile')
     await settle()
     expect(sent).toEqual(['keep me'])
-    expect(input.value).toBe('keep me')
+    expect(input.value).toBe('keep me\n\ntyped meanwhile')
   })
 
-  it('queues while a turn runs; queued messages can be edited and removed', () => {
-    const { el, input, sent } = setup(true)
-    for (const t of ['one', 'two', 'three']) {
+  it('while a turn runs, Enter still hands the text to the engine (which queues it); the button says Queue', async () => {
+    const { el, input, calls } = setup({ running: true })
+    expect(sendLabel(el)).toBe('Queue')
+    type(input, 'later')
+    press(input, 'Enter')
+    await settle()
+    expect(calls).toEqual(['send a later'])
+    expect(input.value).toBe('')
+    expect(all(el, 'queue-item'), 'the page keeps no queue of its own').toHaveLength(0)
+  })
+
+  it('sends one at a time, in the order they were made', async () => {
+    const answers: ((ok: boolean) => void)[] = []
+    const sent: string[] = []
+    const props = $state({
+      running: false,
+      disabled: false,
+      placeholder: 'Ask',
+      commands,
+      onsend: (t: string) => {
+        sent.push(t)
+        return new Promise<boolean>((r) => answers.push(r))
+      },
+      onstop: () => {},
+    })
+    const el = render(Composer, props)
+    const input = one<HTMLTextAreaElement>(el, 'composer-input')!
+    for (const t of ['one', 'two']) {
       type(input, t)
       press(input, 'Enter')
     }
-    expect(sent).toEqual([])
-    expect(queued(el)).toEqual(['one', 'two', 'three'])
-    expect(one(el, 'composer-send')!.textContent!.trim()).toBe('Queue')
+    await settle()
+    expect(sent, 'the second waits for the answer to the first').toEqual(['one'])
+    answers[0](true)
+    await settle()
+    expect(sent).toEqual(['one', 'two'])
+    answers[1](true)
+    await settle()
+    expect(input.value).toBe('')
+  })
+
+  it("shows the engine's queue; Edit and Remove go to the engine", async () => {
+    const { el, input, props, calls } = setup({
+      running: true,
+      queue: [q(1, 'one'), q(2, 'two', { images: 2 }), q(3, '/goal ship it', { kind: 'goal-set' })],
+    })
+    expect(one(el, 'queue')!.querySelector('.queue-title')!.textContent).toContain('Queued · 3')
+    expect(one(el, 'queue')!.textContent).toContain('sent one by one when the turn ends')
+    expect(queued(el)).toEqual(['one', 'two', '/goal ship it'])
+    expect(all(el, 'queue-item')[1].textContent).toContain('+2 images')
+    // A goal's queued turn is not edited here (the goal is set already); it can be removed.
+    expect(all(el, 'queue-item')[2].querySelector('[data-testid="queue-edit"]')).toBeNull()
 
     click(all(el, 'queue-edit')[0])
     const edit = el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!
+    expect(edit.value).toBe('one')
     type(edit, 'one, edited')
     press(edit, 'Enter')
+    await settle()
     click(all(el, 'queue-remove')[1])
-    expect(queued(el)).toEqual(['one, edited', 'three'])
+    await settle()
+    expect(calls).toEqual(['edit a 1 one, edited', 'remove a 2'])
+    // The list is the engine's: it changes when the queue event says so.
+    expect(queued(el)).toEqual(['one', 'two', '/goal ship it'])
+    props.queue = [q(1, 'one, edited'), q(3, '/goal ship it', { kind: 'goal-set' })]
+    flushSync()
+    expect(queued(el)).toEqual(['one, edited', '/goal ship it'])
+    expect(input.value).toBe('')
   })
 
-  it('sends queued messages one by one, each after the previous turn ends', async () => {
-    const { input, props, sent } = setup(true)
-    for (const t of ['a', 'b']) {
-      type(input, t)
-      press(input, 'Enter')
-    }
-    // The window reports the accepted message as running right away.
-    props.onsend = async (t: string) => {
-      sent.push(t)
-      props.running = true
-      return true
-    }
-    props.running = false
+  it('an edit of a message the engine sent meanwhile comes to the input', async () => {
+    const { el, input, props, calls } = setup({ running: true, queue: [q(1, 'one'), q(2, 'two')] })
+    click(all(el, 'queue-edit')[0])
+    type(el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!, 'one, better')
+    props.queue = [q(2, 'two')]
     flushSync()
     await settle()
-    expect(sent).toEqual(['a'])
-    props.running = false
-    flushSync()
-    await settle()
-    expect(sent).toEqual(['a', 'b'])
+    expect(input.value).toBe('one, better')
+    expect(one(el, 'queue-note')!.textContent).toContain('sent before the edit was saved')
+    expect(calls).toEqual([])
   })
 
-  it('Stop cancels and returns the queued messages to the input, joined with the draft', () => {
-    const { el, input, sent, stops } = setup(true)
-    for (const t of ['first', 'second']) {
-      type(input, t)
-      press(input, 'Enter')
-    }
+  it("a refused edit puts the edited text into the input and says the engine's sentence", async () => {
+    const { el, input } = setup({ running: true, queue: [q(1, 'one')], editFails: 'that message is no longer queued' })
+    click(all(el, 'queue-edit')[0])
+    const edit = el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!
+    type(edit, 'one, better')
+    click(edit.parentElement!.querySelector('button'))
+    await settle()
+    expect(input.value).toBe('one, better')
+    expect(one(el, 'queue-note')!.textContent).toContain('that message is no longer queued')
+  })
+
+  it('a held queue waits for Send: an empty Send sends it (SendQueued), nothing else', async () => {
+    const { el, input, calls } = setup({ queue: [q(1, 'first', { held: true }), q(2, 'second', { held: true })] })
+    expect(one(el, 'queue-held')!.textContent).toBe('restored after a restart · press Send to send them, one by one')
+    expect(all(el, 'queue-restored')).toHaveLength(2)
+    const button = one<HTMLButtonElement>(el, 'composer-send')!
+    expect(button.disabled).toBe(false)
+    expect(sendLabel(el)).toBe('Send queued')
+    click(button)
+    await settle()
+    expect(calls).toEqual(['sendqueued a'])
+    // With text, Send sends the text (the engine puts it behind the held queue and sends all).
+    type(input, 'more')
+    expect(sendLabel(el)).toBe('Send')
+    press(input, 'Enter')
+    await settle()
+    expect(calls).toEqual(['sendqueued a', 'send a more'])
+  })
+
+  it('an empty Send without a held queue does nothing', async () => {
+    const { el, input, calls } = setup({ running: true, queue: [q(1, 'x')] })
+    expect(one<HTMLButtonElement>(el, 'composer-send')!.disabled).toBe(true)
+    press(input, 'Enter')
+    await settle()
+    expect(calls).toEqual([])
+  })
+
+  it('says when another Vis sends the queue', () => {
+    const { el } = setup({ queue: [q(1, 'theirs', { elsewhere: true })] })
+    expect(one(el, 'queue-elsewhere')!.textContent).toBe('another Vis')
+    expect(one(el, 'queue')!.textContent).toContain('another Vis window or process runs this session')
+    expect(one(el, 'queue-held')).toBeNull()
+  })
+
+  it('Stop stops and puts the returned queue into the input, joined with the draft', async () => {
+    const { el, input, calls } = setup({
+      running: true,
+      queue: [q(1, 'first'), q(2, 'second')],
+      returned: [
+        { text: 'first', images: [] },
+        { text: 'second', images: [] },
+      ],
+    })
     type(input, 'draft')
     click(one(el, 'composer-stop'))
-    expect(stops()).toBe(1)
+    await settle()
+    expect(calls).toEqual(['stop'])
     expect(input.value).toBe('first\n\nsecond\n\ndraft')
-    expect(all(el, 'queue-item')).toHaveLength(0)
-    expect(sent).toEqual([])
   })
 
-  it('Esc cancels a running turn and also returns the queue', () => {
-    const { input, stops } = setup(true)
-    type(input, 'later')
-    press(input, 'Enter')
+  it('Stop saves an edit in progress first, so the edited text comes back', async () => {
+    const { el, input, calls } = setup({ running: true, queue: [q(1, 'first')], returned: [{ text: 'first, edited', images: [] }] })
+    click(all(el, 'queue-edit')[0])
+    type(el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!, 'first, edited')
+    click(one(el, 'composer-stop'))
+    await settle()
+    expect(calls).toEqual(['edit a 1 first, edited', 'stop'])
+    expect(input.value).toBe('first, edited')
+  })
+
+  it('Esc stops a running turn and also brings the queue back', async () => {
+    const { input, calls } = setup({ running: true, returned: [{ text: 'later', images: [] }] })
     press(input, 'Escape')
-    expect(stops()).toBe(1)
+    await settle()
+    expect(calls).toEqual(['stop'])
     expect(input.value).toBe('later')
   })
 
@@ -176,66 +291,54 @@ describe('Composer', () => {
 })
 
 describe('Composer per session', () => {
-  function perSession(running = false, storage: KeyValue | null = null) {
-    const sent: { key: string; text: string }[] = []
-    const drafts = new DraftStore(storage)
-    let accept = true
-    const props = $state({
-      running,
-      disabled: false,
-      placeholder: 'Ask',
-      commands,
-      draftKey: 'a',
-      drafts,
-      // The window counts an accepted message's session as running at once.
-      onsend: async (t: string) => {
-        sent.push({ key: props.draftKey, text: t })
-        if (accept) props.running = true
-        return accept
-      },
-      onstop: () => {},
-    })
-    const el = render(Composer, props)
-    const input = one<HTMLTextAreaElement>(el, 'composer-input')!
-    const open = async (key: string, run: boolean) => {
-      props.draftKey = key
-      props.running = run
-      flushSync()
-      await settle()
-    }
-    return { el, input, props, sent, drafts, open, refuse: () => (accept = false) }
-  }
-
-  it('keeps draft and queue with their session; a queue never drains into the session opened next', async () => {
-    const { el, input, sent, open } = perSession(true)
-    type(input, 'queued in A')
-    press(input, 'Enter')
+  it('keeps each draft with its session; the queue shown is the open session one', async () => {
+    const { el, input, props, calls } = setup({ running: true, queue: [q(1, 'queued in A')] })
     type(input, 'draft in A')
-    // B is idle: A's queue must neither show nor be sent there.
-    await open('new:/w', false)
+    props.draftKey = 'new:/w'
+    props.queue = []
+    props.running = false
+    flushSync()
+    await settle()
     expect(queued(el)).toEqual([])
     expect(input.value).toBe('')
-    expect(sent).toEqual([])
     type(input, 'draft in B')
-    await open('a', true)
+    props.draftKey = 'a'
+    props.queue = [q(1, 'queued in A')]
+    flushSync()
     expect(queued(el)).toEqual(['queued in A'])
     expect(input.value).toBe('draft in A')
-    await open('new:/w', false)
+    props.draftKey = 'new:/w'
+    props.queue = []
+    flushSync()
     expect(input.value).toBe('draft in B')
-    expect(sent).toEqual([])
+    expect(calls).toEqual([])
   })
 
-  it('the window can send a background session queue from the store, oldest first', async () => {
-    const { input, drafts, open, sent } = perSession(true)
-    for (const t of ['one', 'two']) {
-      type(input, t)
-      press(input, 'Enter')
-    }
-    await open('b', false)
-    expect(drafts.shift('a')!.text).toBe('one')
-    await open('a', true)
-    expect(sent).toEqual([])
-    expect(drafts.get('a').queue.map((m) => m.text)).toEqual(['two'])
+  it('each send names the draft key it was written in', async () => {
+    const { input, props, calls } = setup()
+    props.draftKey = 'new:/w'
+    flushSync()
+    type(input, 'first in a new session')
+    press(input, 'Enter')
+    await settle()
+    props.draftKey = 'b'
+    flushSync()
+    type(input, 'in b')
+    press(input, 'Enter')
+    await settle()
+    expect(calls).toEqual(['send new:/w first in a new session', 'send b in b'])
+  })
+
+  it('an edit in progress is saved into its own session when another one opens', async () => {
+    const { el, input, props, calls } = setup({ running: true, queue: [q(7, 'queued in A')] })
+    click(all(el, 'queue-edit')[0])
+    type(el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!, 'queued in A, edited')
+    props.draftKey = 'b'
+    props.queue = []
+    flushSync()
+    await settle()
+    expect(calls).toEqual(['edit a 7 queued in A, edited'])
+    expect(input.value, "B's input gets nothing of A's").toBe('')
   })
 
   it('a send refused after the person left puts the text back into that session, not the shown one', async () => {
@@ -269,57 +372,28 @@ describe('Composer per session', () => {
     expect(drafts.get('a').text).toBe('goes to A')
   })
 
-  it('restored messages wait while idle; Send with an empty input sends them one per turn, and says so', async () => {
-    const st = new MemoryStorage()
-    const before = new DraftStore(st)
-    before.put('a', { ...emptyDraft(), text: 'half written', queue: enqueue(enqueue([], 'first'), 'second'), lostImages: 1 })
-    before.flush()
-    const { el, input, props, sent } = perSession(false, st)
-    await settle()
-    expect(queued(el)).toEqual(['restored first', 'restored second'])
-    expect(input.value).toBe('half written')
-    expect(sent, 'restored messages are not sent by themselves').toEqual([])
-    expect(one(el, 'draft-images-lost')!.textContent).toContain('1 image of this draft was not kept')
-    // Enter with text queues it behind them and releases the queue.
-    press(input, 'Enter')
-    await settle()
-    expect(sent.map((s) => s.text)).toEqual(['first'])
-    expect(queued(el)).toEqual(['second', 'half written'])
+  it("the queue Stop hands back goes into the stopped session's draft, even after a switch", async () => {
+    let give: (r: ReturnedInput[]) => void = () => {}
+    const drafts = new DraftStore(null)
+    const props = $state({
+      running: true,
+      disabled: false,
+      placeholder: 'Ask',
+      commands,
+      draftKey: 'a',
+      drafts,
+      onsend: async () => true,
+      onstop: () => new Promise<ReturnedInput[]>((r) => (give = r)),
+    })
+    const el = render(Composer, props)
+    const input = one<HTMLTextAreaElement>(el, 'composer-input')!
+    click(one(el, 'composer-stop'))
+    props.draftKey = 'b'
     props.running = false
     flushSync()
+    give([{ text: 'queued in A', images: [] }])
     await settle()
-    expect(sent.map((s) => s.text)).toEqual(['first', 'second'])
-    props.running = false
-    flushSync()
-    await settle()
-    expect(sent.map((s) => s.text)).toEqual(['first', 'second', 'half written'])
-    expect(sent.every((s) => s.key === 'a')).toBe(true)
-  })
-
-  it('Send queued with an empty input releases the restored queue', async () => {
-    const st = new MemoryStorage()
-    const before = new DraftStore(st)
-    before.put('a', { ...emptyDraft(), queue: enqueue([], 'only') })
-    before.flush()
-    const { el, sent } = perSession(false, st)
-    const button = one<HTMLButtonElement>(el, 'composer-send')!
-    expect(button.disabled).toBe(false)
-    expect(button.textContent!.trim()).toBe('Send queued')
-    click(button)
-    await settle()
-    expect(sent.map((s) => s.text)).toEqual(['only'])
-  })
-
-  it('restored messages are sent when a turn that ran across the reload ends', async () => {
-    const st = new MemoryStorage()
-    const before = new DraftStore(st)
-    before.put('a', { ...emptyDraft(), queue: enqueue([], 'after the turn') })
-    before.flush()
-    const { el, props, sent } = perSession(true, st)
-    expect(el.querySelector('.queue-title')!.textContent).toContain('sent one by one when the turn ends')
-    props.running = false
-    flushSync()
-    await settle()
-    expect(sent.map((s) => s.text)).toEqual(['after the turn'])
+    expect(input.value).toBe('')
+    expect(drafts.get('a').text).toBe('queued in A')
   })
 })

@@ -3,6 +3,7 @@ import { flushSync } from 'svelte'
 import Composer from './Composer.svelte'
 import { all, cleanup, click, one, press, render, settle, type } from './testkit'
 import type { ImageInput } from '../lib/attach'
+import type { ReturnedInput } from '../lib/types'
 
 afterEach(cleanup)
 
@@ -13,7 +14,7 @@ const PNG = Uint8Array.from(
 )
 const pngFile = (name = 'image.png') => new File([PNG], name, { type: 'image/png' })
 
-function setup(running = false, accept = true) {
+function setup(running = false, accept = true, returned: ReturnedInput[] = []) {
   const sent: { text: string; images: ImageInput[] }[] = []
   let drop: ((paths: string[]) => void) | null = null
   const props = $state({
@@ -25,7 +26,7 @@ function setup(running = false, accept = true) {
       sent.push({ text, images })
       return accept
     },
-    onstop: () => {},
+    onstop: async () => returned,
     subscribeDrop: (cb: (paths: string[]) => void) => {
       drop = cb
       return () => (drop = null)
@@ -134,24 +135,36 @@ describe('Composer images', () => {
     expect(thumbs[1].querySelector('svg')).not.toBeNull()
   })
 
-  it('a refused send keeps the images; a queued message takes its images and Stop brings them back', async () => {
+  it('a refused send keeps the images; Stop brings back the images of the queue it returns', async () => {
     const refused = setup(false, false)
     refused.drop(['/x/a.png'])
     type(refused.input, 'try')
     press(refused.input, 'Enter')
     await settle()
     expect(names(refused.el)).toEqual(['a.png'])
+    expect(refused.input.value).toBe('try')
     cleanup()
 
-    const { el, input, drop } = setup(true)
+    // While a turn runs the text and its images go to the engine, which queues them.
+    const b64 = btoa(String.fromCharCode(...PNG))
+    const { el, input, drop, sent } = setup(true, true, [
+      { text: 'later', images: [{ path: '/x/q.png', name: 'q.png', data_base64: '' }] },
+      { text: 'and this', images: [{ path: '', name: 'pasted image 1.png', data_base64: b64 }] },
+    ])
     drop(['/x/q.png'])
     type(input, 'later')
     press(input, 'Enter')
+    await settle()
+    expect(sent.map((s) => s.images.map((i) => i.name))).toEqual([['q.png']])
     expect(names(el)).toEqual([])
-    expect(all(el, 'queue-item')[0].textContent).toContain('+1 image')
+    drop(['/x/draft.png'])
     click(one(el, 'composer-stop'))
-    expect(input.value).toBe('later')
-    expect(names(el)).toEqual(['q.png'])
+    await settle()
+    expect(input.value).toBe('later\n\nand this')
+    expect(names(el)).toEqual(['q.png', 'pasted image 1.png', 'draft.png'])
+    const thumbs = all(el, 'attach-thumb')
+    expect(thumbs.map((t) => t.dataset.kind)).toEqual(['path', 'data', 'path'])
+    expect(thumbs[1].querySelector('img')!.getAttribute('src')).toBe(`data:image/png;base64,${b64}`)
   })
 
   it('an image too big for intake is refused in the page with the reason', async () => {

@@ -24,7 +24,7 @@ function goal(over: Partial<GoalView> = {}): GoalView {
   }
 }
 
-function setup(g: GoalView | null, opts: { refuse?: string; formOpen?: boolean } = {}) {
+function setup(g: GoalView | null, opts: { refuse?: string; formOpen?: boolean; noGoal?: boolean } = {}) {
   const calls: string[] = []
   const changes: GoalView[] = []
   const props = $state({
@@ -32,11 +32,13 @@ function setup(g: GoalView | null, opts: { refuse?: string; formOpen?: boolean }
     formOpen: opts.formOpen ?? false,
     setGoal: async (objective: string, budget: number) => {
       calls.push(`set ${objective} ${budget}`)
+      if (opts.noGoal) return null
       return goal({ id: 'g2', objective, iteration_budget: budget || null, iterations_used: 0, revision: 9 })
     },
     control: async (a: GoalAction) => {
       calls.push(a)
       if (opts.refuse) throw new Error(opts.refuse)
+      if (opts.noGoal) return null
       return goal({ status: a === 'pause' ? 'paused' : a === 'clear' ? 'cleared' : 'active', revision: 2 })
     },
     onchange: (x: GoalView) => {
@@ -156,5 +158,14 @@ describe('GoalPanel', () => {
     click(one(el, 'goal-set'))
     await settle()
     expect(calls).toEqual(['set x 0'])
+  })
+
+  it('an answer with no goal to show (the window moved to another session) changes nothing', async () => {
+    const { el, changes } = setup(goal(), { noGoal: true })
+    click(one(el, 'goal-pause'))
+    await settle()
+    expect(changes).toEqual([])
+    expect(one(el, 'goal-status')!.textContent).toBe('active')
+    expect(one(el, 'goal-error')).toBeNull()
   })
 })

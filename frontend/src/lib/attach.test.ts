@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { carriesFiles } from './attach'
+import { carriesFiles, fromInput } from './attach'
 
 /** A stand-in DataTransfer: only `types` matters here. */
 const drag = (...types: string[]) => ({ types }) as unknown as DataTransfer
@@ -12,5 +12,19 @@ describe('carriesFiles', () => {
   it('is false for text dragged inside the page, and for no data', () => {
     expect(carriesFiles(drag('text/plain', 'text/html'))).toBe(false)
     expect(carriesFiles(null)).toBe(false)
+  })
+})
+
+describe('fromInput', () => {
+  it('a returned dropped file comes back by its path', () => {
+    const a = fromInput({ path: '/home/me/shot.png', name: '', data_base64: '' })
+    expect(a).toMatchObject({ path: '/home/me/shot.png', name: 'shot.png', dataUrl: '' })
+  })
+  it('returned bytes come back as a data: URL of their media type, so the thumbnail shows', () => {
+    const png = fromInput({ path: '', name: 'pasted image 1.png', data_base64: 'iVBORw0KGgoAAAANSUhEUg==' })
+    expect(png).toMatchObject({ path: '', name: 'pasted image 1.png', dataUrl: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==' })
+    expect(fromInput({ path: '', name: 'j', data_base64: '/9j/4AAQ' }).dataUrl).toBe('data:image/jpeg;base64,/9j/4AAQ')
+    // A data: URL stays as it is.
+    expect(fromInput({ path: '', name: 'x', data_base64: 'data:image/gif;base64,R0lGOD' }).dataUrl).toBe('data:image/gif;base64,R0lGOD')
   })
 })

@@ -10,6 +10,7 @@ import type {
   StopResult,
   Preset,
   PromptView,
+  QueuedInput,
   SearchHit,
   Session,
   Settings,
@@ -17,6 +18,7 @@ import type {
   SlashCommand,
   Startup,
   Status,
+  Stopped,
   SubmitResult,
   Transcript,
   Verdict,
@@ -53,18 +55,33 @@ export const api = {
   listSessions: (workspace: string): Promise<Session[]> => call(() => Go.ListSessions(workspace)),
   newSession: (workspace: string): Promise<Session> => call(() => Go.NewSession(workspace)),
   openTranscript: (sessionId: string): Promise<Transcript> => call(() => Go.OpenTranscript(sessionId)),
-  send: (sessionId: string, workspace: string, text: string): Promise<string> =>
-    call(() => Go.Send(sessionId, workspace, text)),
-  cancel: (sessionId: string): Promise<boolean> => call(() => Go.Cancel(sessionId)),
   running: (sessionId: string): Promise<boolean> => call(() => Go.Running(sessionId)),
   pickWorkspace: (): Promise<string> => call(() => Go.PickWorkspace()),
   setWorkspace: (dir: string): Promise<string> => call(() => Go.SetWorkspace(dir)),
   recentFolders: (): Promise<string[]> => call(() => Go.RecentFolders()),
+  /**
+   * Hands the engine an input: it runs it now, queues it behind the running
+   * turn, or (a /command that only prints) answers with its text. sessionId
+   * "" creates a session in workspace. A refusal rejects with the engine's
+   * sentence.
+   */
   submit: (sessionId: string, workspace: string, text: string): Promise<SubmitResult> =>
-    call(() => Go.Submit(sessionId, workspace, text)),
+    call(() => Go.Submit(sessionId, workspace, text) as Promise<SubmitResult>),
   /** Submit with images attached (dropped paths, pasted or picked data: URLs). */
   submitWithImages: (sessionId: string, workspace: string, text: string, images: ImageInput[]): Promise<SubmitResult> =>
-    call(() => Go.SubmitWithImages(sessionId, workspace, text, images.map((i) => models.ImageInput.createFrom(i)))),
+    call(
+      () =>
+        Go.SubmitWithImages(sessionId, workspace, text, images.map((i) => models.ImageInput.createFrom(i))) as Promise<SubmitResult>,
+    ),
+  /** Stops the running turn (a !cmd too) and hands back the session's whole queue, oldest first. */
+  stop: (sessionId: string): Promise<Stopped> => call(() => Go.Stop(sessionId)),
+  /** The session's queue, oldest first. */
+  queue: (sessionId: string): Promise<QueuedInput[]> => call(() => Go.Queue(sessionId)),
+  /** Replaces a queued input's text; blank text removes it. */
+  editQueued: (sessionId: string, id: number, text: string): Promise<void> => call(() => Go.EditQueued(sessionId, id, text)),
+  removeQueued: (sessionId: string, id: number): Promise<void> => call(() => Go.RemoveQueued(sessionId, id)),
+  /** Sends a held queue (left by a Vis that quit). */
+  sendQueued: (sessionId: string): Promise<void> => call(() => Go.SendQueued(sessionId)),
   slashCommands: (): Promise<SlashCommand[]> => call(() => Go.SlashCommands()),
   status: (sessionId: string, workspace: string): Promise<Status> =>
     call(() => Go.Status(sessionId, workspace) as Promise<Status>),
@@ -85,12 +102,19 @@ export const api = {
   /** null when the session has no goal (or it was cleared). */
   goal: (sessionId: string): Promise<GoalView | null> =>
     call(() => Go.Goal(sessionId) as Promise<GoalView | null>),
-  /** budget 0 = none. */
-  setGoal: (sessionId: string, objective: string, budget: number): Promise<GoalView> =>
-    call(() => Go.SetGoal(sessionId, objective, budget) as Promise<GoalView>),
-  /** action: pause, resume, cancel or clear; a refusal rejects with the engine's sentence. */
-  goalControl: (sessionId: string, action: string): Promise<GoalView> =>
-    call(() => Go.GoalControl(sessionId, action) as Promise<GoalView>),
+  /**
+   * Sets (or replaces) the goal the way a typed /goal does: the objective
+   * enters the transcript and the goal's turn starts (or queues). budget 0 =
+   * none; sessionId "" creates a session in workspace. result.goal is the goal.
+   */
+  setGoal: (sessionId: string, workspace: string, objective: string, budget: number): Promise<SubmitResult> =>
+    call(() => Go.SetGoal(sessionId, workspace, objective, budget) as Promise<SubmitResult>),
+  /**
+   * action: pause, resume, cancel or clear; result.goal is the goal afterwards.
+   * A refusal rejects with the engine's sentence.
+   */
+  goalControl: (sessionId: string, action: string): Promise<SubmitResult> =>
+    call(() => Go.GoalControl(sessionId, action) as Promise<SubmitResult>),
   resources: (sessionId: string): Promise<Resource[]> => call(() => Go.Resources(sessionId) as Promise<Resource[]>),
   stopResource: (sessionId: string, id: string): Promise<StopResult> => call(() => Go.StopResource(sessionId, id)),
   restartResource: (sessionId: string, id: string): Promise<void> => call(() => Go.RestartResource(sessionId, id)),

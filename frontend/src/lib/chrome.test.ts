@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { edit, enqueue, joinBack, remove } from './queue'
-import { classify, filterCommands, slashQuery } from './slash'
+import { filterCommands, slashQuery } from './slash'
 import { compact, contextPercent, costLabel, goalLabel, tokensLabel } from './status'
 import { applyPreset, draftFrom, presetForUrl, setFlags, flagsOf, toInput, withModel } from './settings'
 import { groupSessions, snippetPieces, baseName } from './sessions'
 import { catchUncaught, describe as describeError, fromWailsScript, type Reported } from './errors'
 import type { Preset, Session, Settings, Status } from './types'
-
-describe('queue', () => {
-  it('keeps messages in order, edits and removes them, and gives them back joined with the draft', () => {
-    let q = enqueue([], 'first')
-    q = enqueue(q, '  ')
-    q = enqueue(q, 'second\n')
-    q = enqueue(q, 'third')
-    expect(q.map((m) => m.text)).toEqual(['first', 'second\n', 'third'])
-    q = edit(q, q[0].id, 'first, edited')
-    q = remove(q, q[2].id)
-    expect(q.map((m) => m.text)).toEqual(['first, edited', 'second\n'])
-    expect(edit(q, q[1].id, ' ').map((m) => m.text)).toEqual(['first, edited'])
-    expect(joinBack(q, 'draft')).toBe('first, edited\n\nsecond\n\ndraft')
-    expect(joinBack(q, '  ')).toBe('first, edited\n\nsecond')
-    expect(joinBack([], 'only')).toBe('only')
-  })
-})
 
 describe('slash', () => {
   const cmds = [
@@ -30,16 +12,6 @@ describe('slash', () => {
     { name: '/help', usage: '/help', summary: 'help' },
     { name: '/togo', usage: '/togo', summary: 'x' },
   ]
-  it.each([
-    ['fix the tests', 'turn'],
-    ['  !ls -la', 'shell'],
-    ['/goal ship it', 'command'],
-    ['/help', 'command'],
-    ['/etc/hosts is broken', 'turn'],
-    ['/ alone', 'turn'],
-  ])('classifies %j as %s', (text, kind) => {
-    expect(classify(text)).toBe(kind)
-  })
   it('opens the menu only while a command name is typed', () => {
     expect(slashQuery('/')).toBe('/')
     expect(slashQuery('/go')).toBe('/go')

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { DraftStore, draftKey, emptyDraft, MAX_DRAFTS, parse, sendNext, serialize, STORAGE_KEY, type Draft, type KeyValue } from './drafts'
-import { enqueue, held, release } from './queue'
+import { DraftStore, draftKey, emptyDraft, joinBack, MAX_DRAFTS, parse, serialize, STORAGE_KEY, type Draft, type KeyValue } from './drafts'
 import type { Attachment } from './attach'
 
 class MemoryStorage implements KeyValue {
@@ -19,18 +18,21 @@ class MemoryStorage implements KeyValue {
 }
 
 const img = (id: number): Attachment => ({ id, name: `p${id}.png`, path: '', dataUrl: 'data:image/png;base64,AAAA' })
-const draft = (text: string, queued: string[] = [], images: Attachment[] = []): Draft => ({
-  ...emptyDraft(),
-  text,
-  images,
-  queue: queued.reduce((q, t) => enqueue(q, t), enqueue([], '')),
-})
-const texts = (d: Draft) => d.queue.map((m) => m.text)
+const draft = (text: string, images: Attachment[] = []): Draft => ({ ...emptyDraft(), text, images })
 
 describe('draftKey', () => {
   it('is the session id, or new: and the folder for a session not yet created', () => {
     expect(draftKey('s1', '/w')).toBe('s1')
     expect(draftKey('', '/home/me/proj')).toBe('new:/home/me/proj')
+  })
+})
+
+describe('joinBack', () => {
+  it('puts texts that come back before the draft, oldest first, blank-line separated, blank parts left out', () => {
+    expect(joinBack(['first, edited', 'second\n', '  '], 'draft')).toBe('first, edited\n\nsecond\n\ndraft')
+    expect(joinBack(['first', 'second'], '  ')).toBe('first\n\nsecond')
+    expect(joinBack([], 'only')).toBe('only')
+    expect(joinBack(['back'], '')).toBe('back')
   })
 })
 
@@ -40,20 +42,20 @@ describe('DraftStore', () => {
 
   it('keeps each key apart: stash one, restore another, come back', () => {
     const s = new DraftStore(null)
-    s.put('a', draft('draft of A', ['queued in A']))
+    s.put('a', draft('draft of A', [img(1)]))
     s.put('new:/w', draft('draft of B'))
     expect(s.get('a').text).toBe('draft of A')
-    expect(texts(s.get('a'))).toEqual(['queued in A'])
+    expect(s.get('a').images.map((i) => i.id)).toEqual([1])
     expect(s.get('new:/w').text).toBe('draft of B')
-    expect(texts(s.get('new:/w'))).toEqual([])
+    expect(s.get('new:/w').images).toEqual([])
     expect(s.get('other')).toEqual(emptyDraft())
   })
 
-  it('persists text and queued texts, debounced, and restores them marked restored with the images lost counted', () => {
+  it('persists the text, debounced, and restores it with the images lost counted', () => {
     const st = new MemoryStorage()
     const s = new DraftStore(st, { delayMs: 250 })
-    s.put('a', draft('hello', ['one', 'two'], [img(1)]))
-    s.put('a', draft('hello again', ['one', 'two'], [img(1)]))
+    s.put('a', draft('hello', [img(1)]))
+    s.put('a', draft('hello again', [img(1)]))
     expect(st.writes, 'nothing written before the delay').toBe(0)
     vi.advanceTimersByTime(250)
     expect(st.writes, 'one write for both changes').toBe(1)
@@ -61,20 +63,28 @@ describe('DraftStore', () => {
 
     const back = new DraftStore(st).get('a')
     expect(back.text).toBe('hello again')
-    expect(texts(back)).toEqual(['one', 'two'])
-    expect(back.queue.every((m) => m.restored)).toBe(true)
-    expect(held(back.queue)).toBe(true)
-    expect(held(release(back.queue))).toBe(false)
     expect(back.images).toEqual([])
     expect(back.lostImages).toBe(1)
+    expect(JSON.parse(st.getItem(STORAGE_KEY)!).drafts.a, 'no queue is stored: the queue is the engine\'s').not.toHaveProperty('queue')
   })
 
-  it('counts images of queued messages as lost too', () => {
+  it("an earlier version's stored queue comes back in the draft's text, before it, and is not sent", () => {
     const st = new MemoryStorage()
+    st.data.set(
+      STORAGE_KEY,
+      JSON.stringify({
+        v: 1,
+        drafts: {
+          a: { text: 'half written', queue: ['first', 'second'], images: 2, updated: 5 },
+          b: { text: '', queue: ['only queued'], images: 0, updated: 6 },
+          c: { text: 'no queue', queue: [], images: 0, updated: 7 },
+        },
+      }),
+    )
     const s = new DraftStore(st)
-    s.put('a', { ...emptyDraft(), queue: enqueue([], 'look', [img(1), img(2)]) })
-    s.flush()
-    expect(new DraftStore(st).get('a').lostImages).toBe(2)
+    expect(s.get('a')).toMatchObject({ text: 'first\n\nsecond\n\nhalf written', lostImages: 2 })
+    expect(s.get('b').text).toBe('only queued')
+    expect(s.get('c').text).toBe('no queue')
   })
 
   it('flush writes at once; an emptied draft is removed from storage', () => {
@@ -100,7 +110,7 @@ describe('DraftStore', () => {
 
   it.each([
     ['not JSON', '{"v":1,"drafts":'],
-    ['another version', JSON.stringify({ v: 2, drafts: { a: { text: 'x', queue: [], images: 0, updated: 1 } } })],
+    ['another version', JSON.stringify({ v: 2, drafts: { a: { text: 'x', images: 0, updated: 1 } } })],
     ['not an object', '"hello"'],
     ['drafts is an array', JSON.stringify({ v: 1, drafts: [1, 2] })],
     ['null', 'null'],
@@ -118,16 +128,19 @@ describe('DraftStore', () => {
     const raw = JSON.stringify({
       v: 1,
       drafts: {
-        good: { text: 'kept', queue: ['q'], images: 0, updated: 5 },
-        badText: { text: 3, queue: [], images: 0, updated: 1 },
+        good: { text: 'kept', images: 0, updated: 5 },
+        oldGood: { text: 'kept', queue: ['q'], images: 0, updated: 5 },
+        badText: { text: 3, images: 0, updated: 1 },
         badQueue: { text: 'x', queue: [1], images: 0, updated: 1 },
-        noQueue: { text: 'x' },
+        queueNotArray: { text: 'x', queue: 'q', images: 0, updated: 1 },
+        bare: { text: 'x' },
+        blank: { text: '  ', images: 0, updated: 1 },
         nothing: null,
-        negativeImages: { text: 'y', queue: [], images: -4, updated: 'z' },
+        negativeImages: { text: 'y', images: -4, updated: 'z' },
       },
     })
     const got = parse(raw)
-    expect([...got.keys()].sort()).toEqual(['good', 'negativeImages'])
+    expect([...got.keys()].sort()).toEqual(['bare', 'good', 'negativeImages', 'oldGood'])
     expect(got.get('negativeImages')!.lostImages).toBe(0)
   })
 
@@ -168,22 +181,19 @@ describe('DraftStore', () => {
     expect(got.has(`s${MAX_DRAFTS + 4}`)).toBe(true)
   })
 
-  it('shift takes the oldest queued message; update changes a draft', () => {
+  it('update changes a draft and returns it', () => {
     const s = new DraftStore(null)
-    s.put('a', draft('', ['one', 'two']))
-    expect(s.shift('a')!.text).toBe('one')
-    expect(texts(s.get('a'))).toEqual(['two'])
-    s.update('a', (d) => ({ ...d, text: 'typed' }))
-    expect(s.get('a').text).toBe('typed')
-    expect(s.shift('empty')).toBeUndefined()
+    s.put('a', draft('one'))
+    expect(s.update('a', (d) => ({ ...d, text: joinBack(['back'], d.text) })).text).toBe('back\n\none')
+    expect(s.get('a').text).toBe('back\n\none')
   })
 
   it('rename moves a new session draft to its id; resolve follows it until the key is claimed', () => {
     const s = new DraftStore(null)
-    s.put('new:/w', draft('first message', ['queued']))
+    s.put('new:/w', draft('second message'))
     s.rename('new:/w', 'id1')
     expect(s.get('new:/w')).toEqual(emptyDraft())
-    expect(texts(s.get('id1'))).toEqual(['queued'])
+    expect(s.get('id1').text).toBe('second message')
     expect(s.resolve('new:/w')).toBe('id1')
     s.claim('new:/w')
     expect(s.resolve('new:/w')).toBe('new:/w')
@@ -203,54 +213,13 @@ describe('DraftStore', () => {
 
   it('goes to the holder for the key it shows', () => {
     const s = new DraftStore(null)
-    let live = draft('live text', ['q1', 'q2'])
+    let live = draft('live text')
     const off = s.hold({ key: () => 'a', get: () => live, set: (d) => (live = d) })
     s.put('a', draft('stale'))
     expect(s.get('a').text).toBe('live text')
-    expect(s.shift('a')!.text).toBe('q1')
-    expect(texts(live)).toEqual(['q2'])
+    s.update('a', (d) => ({ ...d, text: joinBack(['refused'], d.text) }))
+    expect(live.text).toBe('refused\n\nlive text')
     off()
-    expect(texts(s.get('a'))).toEqual(['q2'])
-  })
-})
-
-describe('sendNext', () => {
-  it('sends one message per call, oldest first, into the key it was queued in', async () => {
-    const s = new DraftStore(null)
-    s.put('a', draft('typing', ['one', 'two']))
-    s.put('b', draft('', ['other']))
-    const sent: string[] = []
-    const submit = async (m: { text: string }) => void sent.push(m.text)
-    expect(await sendNext(s, 'a', submit)).toMatchObject({ sent: { text: 'one' } })
-    expect(sent).toEqual(['one'])
-    expect(await sendNext(s, 'a', submit)).toMatchObject({ sent: { text: 'two' } })
-    expect(await sendNext(s, 'a', submit)).toBeNull()
-    expect(sent).toEqual(['one', 'two'])
-    expect(s.get('a').text).toBe('typing')
-    expect(texts(s.get('b'))).toEqual(['other'])
-  })
-
-  it('a turn that ended releases messages a reload brought back', async () => {
-    const st = new MemoryStorage()
-    const before = new DraftStore(st)
-    before.put('a', draft('', ['restored one', 'restored two']))
-    before.flush()
-    const s = new DraftStore(st)
-    const r = await sendNext(s, 'a', async () => {})
-    expect(r).toMatchObject({ sent: { text: 'restored one' } })
-    expect(s.get('a').queue.some((m) => m.restored)).toBe(false)
-  })
-
-  it('a refusal puts that message and the rest of the queue back into the draft, in order', async () => {
-    const s = new DraftStore(null)
-    s.put('a', { ...draft('draft', []), queue: enqueue(enqueue([], 'one', [img(1)]), 'two', [img(2)]), images: [img(3)] })
-    const r = await sendNext(s, 'a', async () => {
-      throw new Error('a turn is already running')
-    })
-    expect(r && 'refused' in r && (r.error as Error).message).toBe('a turn is already running')
-    const d = s.get('a')
-    expect(d.text).toBe('one\n\ntwo\n\ndraft')
-    expect(d.queue).toEqual([])
-    expect(d.images.map((i) => i.id)).toEqual([1, 2, 3])
+    expect(s.get('a').text).toBe('refused\n\nlive text')
   })
 })

@@ -1,28 +1,33 @@
-// Drafts: what the composer holds for each session (its text, attached
-// images and queued messages), kept apart per session and across reloads.
+// Drafts: what the composer holds for each session (its text and attached
+// images), kept apart per session and across reloads. The queue of messages
+// written while a turn runs is not a draft's: it is the engine's (persisted
+// in its database, shown from the transcript view, see transcript.ts).
 //
 // Key: the session id, or `new:` + workspace path for the session not yet
 // created in a folder (draftKey). The composer stashes the open session's
-// draft here on every change and restores the next one's on a switch; the
-// window drains a background session's queue from here when its turn ends.
+// draft here on every change and restores the next one's on a switch.
 //
-// Persistence: text only (the draft's text and the queued messages' texts),
-// in one storage value under STORAGE_KEY, written at most SAVE_DELAY_MS after
-// a change (flush() writes unsaved changes at once: call it when the page
-// goes away; with none it writes nothing, so it never overwrites a value it
-// has no news for). Images are not stored (data: URLs are too big); a
-// restored draft counts the images it lost (lostImages) so the composer can
-// say so. Queued messages come back marked restored (queue.ts). At most
-// MAX_DRAFTS keys are kept, the least recently changed dropped first. Storage that is missing, throws, or holds a
-// value this version cannot read is ignored: drafts then live for the page only.
+// Persistence: the draft's text only, in one storage value under
+// STORAGE_KEY, written at most SAVE_DELAY_MS after a change (flush() writes
+// unsaved changes at once: call it when the page goes away; with none it
+// writes nothing, so it never overwrites a value it has no news for).
+// Images are not stored (data: URLs are too big); a restored draft counts
+// the images it lost (lostImages) so the composer can say so. At most
+// MAX_DRAFTS keys are kept, the least recently changed dropped first.
+// Storage that is missing, throws, or holds a value this version cannot read
+// is ignored: drafts then live for the page only.
+//
+// Stored drafts of earlier versions also carry `queue` (the texts the page
+// queued itself then): those texts are put into the draft's text, before
+// it, blank-line separated (joinBack), so nothing a person wrote is lost;
+// they are not sent by themselves.
 //
 // The composer holds the shown draft's state itself (hold): for that key,
-// get and update go to the composer's live state, so a change the window makes
-// (a background send refused after the person opened that session) is never
-// lost to, or overwritten by, what the composer has not stashed yet.
+// get and update go to the composer's live state, so a change made from
+// outside (a refused send put back after the person opened that session)
+// is never lost to, or overwritten by, what the composer has not stashed yet.
 // Single-threaded (the page's); across pages the last one to write wins.
 import type { Attachment } from './attach'
-import { held, imagesBack, joinBack, release, restore, type Queued } from './queue'
 
 export const STORAGE_KEY = 'vis.drafts.v1'
 export const MAX_DRAFTS = 200
@@ -31,7 +36,6 @@ export const SAVE_DELAY_MS = 250
 export interface Draft {
   text: string
   images: Attachment[]
-  queue: Queued[]
   /** Images a reload dropped (images are not stored); 0 when none. */
   lostImages: number
   /** When it last changed (ms since the epoch); the cap drops the oldest. */
@@ -47,7 +51,8 @@ export interface KeyValue {
 
 interface StoredDraft {
   text: string
-  queue: string[]
+  /** Written by earlier versions only (see the file comment). */
+  queue?: string[]
   /** Images the draft had (not stored). */
   images: number
   updated: number
@@ -63,17 +68,30 @@ export function draftKey(sessionId: string, workspace: string): string {
   return sessionId || `new:${workspace}`
 }
 
+/** The folder of the draft key of a session not created yet; null for a session's own key. */
+export function newFolder(key: string): string | null {
+  return key.startsWith('new:') ? key.slice('new:'.length) : null
+}
+
 export function emptyDraft(): Draft {
-  return { text: '', images: [], queue: [], lostImages: 0, updated: 0 }
+  return { text: '', images: [], lostImages: 0, updated: 0 }
 }
 
 /** True when the draft holds nothing worth keeping. */
 export function isEmpty(d: Draft): boolean {
-  return !d.text.trim() && !d.images.length && !d.queue.length && !d.lostImages
+  return !d.text.trim() && !d.images.length && !d.lostImages
 }
 
-function imageCount(d: Draft): number {
-  return d.images.length + d.queue.reduce((n, m) => n + (m.images?.length ?? 0), 0) + d.lostImages
+/**
+ * The composer's text after texts come back to it (a Stop hands back the
+ * queue, a send was refused): those texts, oldest first, then the draft,
+ * separated by blank lines (blank parts left out).
+ */
+export function joinBack(texts: readonly string[], draft: string): string {
+  return [...texts, draft]
+    .map((t) => t.replace(/\s+$/, ''))
+    .filter((t) => t.trim() !== '')
+    .join('\n\n')
 }
 
 /** The stored form of drafts: text only, at most max keys (the most recently changed). */
@@ -81,7 +99,7 @@ export function serialize(drafts: ReadonlyMap<string, Draft>, max = MAX_DRAFTS):
   const kept = [...drafts].filter(([, d]) => !isEmpty(d)).sort((a, b) => b[1].updated - a[1].updated).slice(0, max)
   const out: Stored = { v: 1, drafts: {} }
   for (const [k, d] of kept) {
-    out.drafts[k] = { text: d.text, queue: d.queue.map((m) => m.text), images: imageCount(d), updated: d.updated }
+    out.drafts[k] = { text: d.text, images: d.images.length + d.lostImages, updated: d.updated }
   }
   return JSON.stringify(out)
 }
@@ -90,9 +108,10 @@ const isStr = (x: unknown): x is string => typeof x === 'string'
 const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0
 
 /**
- * Drafts read back from their stored form: queued messages come back marked
- * restored, images as a count of lost ones. A value that is not this
- * version's is ignored (an empty map); an entry that is malformed is skipped.
+ * Drafts read back from their stored form: images as a count of lost ones,
+ * an earlier version's queued texts in the text (see the file comment). A
+ * value that is not this version's is ignored (an empty map); an entry that
+ * is malformed is skipped.
  */
 export function parse(raw: string | null, max = MAX_DRAFTS): Map<string, Draft> {
   const out = new Map<string, Draft>()
@@ -109,11 +128,10 @@ export function parse(raw: string | null, max = MAX_DRAFTS): Map<string, Draft> 
   for (const [k, e] of Object.entries(drafts)) {
     if (!k || !e || typeof e !== 'object') continue
     const { text, queue, images, updated } = e as Partial<StoredDraft>
-    if (!isStr(text) || !Array.isArray(queue) || !queue.every(isStr)) continue
+    if (!isStr(text) || (queue !== undefined && (!Array.isArray(queue) || !queue.every(isStr)))) continue
     const d: Draft = {
-      text,
+      text: queue?.length ? joinBack(queue, text) : text,
       images: [],
-      queue: restore(queue),
       lostImages: isCount(images) ? Math.floor(images) : 0,
       updated: isCount(updated) ? updated : 0,
     }
@@ -175,7 +193,7 @@ export class DraftStore {
   get(key: string): Draft {
     if (this.holds(key)) return this.holder!.get()
     const d = this.drafts.get(key)
-    return d ? { ...d, images: [...d.images], queue: [...d.queue] } : emptyDraft()
+    return d ? { ...d, images: [...d.images] } : emptyDraft()
   }
 
   /** The keys holding a draft. */
@@ -194,16 +212,6 @@ export class DraftStore {
     if (this.holds(key)) this.holder!.set(d)
     this.set(key, d)
     return d
-  }
-
-  /** Removes and returns the first queued message of key (undefined when none). */
-  shift(key: string): Queued | undefined {
-    let first: Queued | undefined
-    this.update(key, (d) => {
-      ;[first] = d.queue
-      return { ...d, queue: d.queue.slice(1) }
-    })
-    return first
   }
 
   /**
@@ -295,38 +303,8 @@ function same(a: Draft, b: Draft): boolean {
     a.text === b.text &&
     a.lostImages === b.lostImages &&
     a.images.length === b.images.length &&
-    a.images.every((x, i) => x === b.images[i]) &&
-    a.queue.length === b.queue.length &&
-    a.queue.every((x, i) => x === b.queue[i])
+    a.images.every((x, i) => x === b.images[i])
   )
-}
-
-/** What sendNext did: the message sent, or the refusal (its queue is back in the draft's text). */
-export type SendNextResult = { sent: Queued } | { refused: Queued; error: unknown } | null
-
-/**
- * Sends the next queued message of key with submit, after a turn of key
- * ended (one message per finished turn, oldest first; messages a reload
- * brought back go on too, since the turn they waited for is over). When
- * submit throws, that message and the rest of the queue go back into the
- * draft's text and images, in order (as Stop does). null when the queue is empty.
- */
-export async function sendNext(store: DraftStore, key: string, submit: (m: Queued) => Promise<unknown>): Promise<SendNextResult> {
-  if (held(store.get(key).queue)) store.update(key, (d) => ({ ...d, queue: release(d.queue) }))
-  const m = store.shift(key)
-  if (!m) return null
-  try {
-    await submit(m)
-    return { sent: m }
-  } catch (error) {
-    store.update(key, (d) => ({
-      ...d,
-      text: joinBack([m, ...d.queue], d.text),
-      images: imagesBack([m, ...d.queue], d.images),
-      queue: [],
-    }))
-    return { refused: m, error }
-  }
 }
 
 /** The page's localStorage, or null when it is missing or refuses access. */

@@ -1,18 +1,7 @@
-// What the composer's text is (the engine decides the same way, see
-// backend/commands.go classify) and the slash-command menu's filtering.
+// The slash-command menu's filtering. What the composer's text is (a
+// message, `!cmd`, `/command`) is the engine's decision alone
+// (backend/controller.go classify): the page sends every input as typed.
 import type { SlashCommand } from './types'
-
-export type InputKind = 'turn' | 'shell' | 'command'
-
-const commandRe = /^\/[A-Za-z][A-Za-z0-9_-]*(\s|$)/
-
-/** `!cmd` runs in the shell, `/word ...` is a command (a path like /etc/hosts is not), the rest goes to the model. */
-export function classify(text: string): InputKind {
-  const t = text.trim()
-  if (t.startsWith('!')) return 'shell'
-  if (commandRe.test(t)) return 'command'
-  return 'turn'
-}
 
 /**
  * The command name being typed ("/go" → "/go", "/" → "/"), or null when the
