@@ -18,8 +18,16 @@
 // Every child runs in its own process group and is killed with it when the
 // scenario ends, whatever its outcome. A scenario fails on an uncaught page
 // error, a visible `app-error`, a panic in the app's log or the app dying.
+//
+// The app talks to the fake LLM through a recording proxy in this process
+// (LlmRecorder): every chat request the engine sent is in h.requests(), so a
+// scenario can check what reached the model and that nothing more did.
+// h.restartApp() quits the app and starts it again on the same home, port
+// (the page's origin, so its localStorage stays) and fake LLM: a Vis that
+// quit and came back.
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
@@ -164,6 +172,86 @@ function tail(file: string, lines = 30): string {
   }
 }
 
+/** One chat request the engine sent to the fake LLM. */
+export interface LlmRequest {
+  /** The request body as sent (null when it was not JSON). */
+  body: { messages?: { role: string; content: unknown }[]; [k: string]: unknown } | null
+}
+
+/** The text of a message's content: a string, or its text parts joined. */
+export function contentText(c: unknown): string {
+  if (typeof c === 'string') return c
+  if (!Array.isArray(c)) return ''
+  return c.map((p) => (p && typeof p === 'object' && typeof p.text === 'string' ? p.text : '')).join('\n')
+}
+
+/**
+ * A pass-through proxy in front of the fake LLM that records every chat
+ * request. Responses stream through unchanged; when the app drops a
+ * connection (a cancelled turn), the upstream one is dropped too, so the
+ * fake's hanging replies end as they would without the proxy.
+ */
+class LlmRecorder {
+  readonly requests: LlmRequest[] = []
+  private server?: http.Server
+
+  /** Starts in front of upstream (".../v1"); returns the URL to give the app instead. */
+  async start(upstream: string): Promise<string> {
+    const up = new URL(upstream)
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        const body = Buffer.concat(chunks)
+        if (req.method === 'POST' && (req.url ?? '').endsWith('/chat/completions')) {
+          let parsed: LlmRequest['body'] = null
+          try {
+            parsed = JSON.parse(body.toString('utf8'))
+          } catch {
+            /* recorded as null */
+          }
+          this.requests.push({ body: parsed })
+        }
+        const fwd = http.request(
+          {
+            host: up.hostname,
+            port: up.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: up.host, 'content-length': String(body.length) },
+            agent: false,
+          },
+          (pres) => {
+            res.writeHead(pres.statusCode ?? 502, pres.headers)
+            pres.pipe(res)
+          },
+        )
+        fwd.on('error', () => {
+          if (!res.headersSent) res.writeHead(502)
+          res.end()
+        })
+        res.on('close', () => fwd.destroy())
+        fwd.end(body)
+      })
+    })
+    const server = this.server
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve())
+    })
+    const a = server.address()
+    if (!a || typeof a !== 'object') throw new Error('the LLM recorder has no port')
+    return `http://127.0.0.1:${a.port}${up.pathname.replace(/\/$/, '')}`
+  }
+
+  async close(): Promise<void> {
+    const s = this.server
+    if (!s) return
+    s.closeAllConnections()
+    await new Promise<void>((r) => s.close(() => r()))
+  }
+}
+
 /** Clean environment for the app: none of the developer's provider settings leak in. */
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
@@ -187,6 +275,8 @@ export class Harness {
   private browser?: Browser
   private llm?: Proc
   private app?: Proc
+  private appEnv: NodeJS.ProcessEnv = {}
+  private readonly recorder = new LlmRecorder()
   private pageErrors: string[] = []
   private consoleLines: string[] = []
 
@@ -218,10 +308,11 @@ export class Harness {
     const args = ['-script', scriptFile, '-addr', '127.0.0.1:0']
     if (o.repeat) args.push('-repeat')
     this.llm = startProc('fakellm', need('E2E_FAKELLM'), args, baseEnv(), llmLog, this.dir)
-    this.llmURL = await until('fakellm to print "listening URL"', async () => {
+    const fakeURL = await until('fakellm to print "listening URL"', async () => {
       if (this.llm!.exited) throw new Error(`fakellm exited: ${tail(llmLog)}`)
       return /^listening (\S+)/m.exec(fs.readFileSync(llmLog, 'utf8'))?.[1] ?? ''
     }, 15_000)
+    this.llmURL = await this.recorder.start(fakeURL)
 
     const port = await freePort()
     this.appURL = `http://127.0.0.1:${port}/`
@@ -238,13 +329,8 @@ export class Harness {
     if (o.configured ?? true) {
       Object.assign(env, { VIS_BASE_URL: this.llmURL, VIS_MODEL: o.model ?? 'fake-model', VIS_API_KEY: 'e2e-test-key' })
     }
-    const appLog = path.join(this.out, 'app.log')
-    this.app = startProc('vis', need('E2E_BIN'), [this.workspace], env, appLog, this.dir)
-    await until(`the app to serve ${this.appURL}`, async () => {
-      this.assertAppAlive()
-      const r = await fetch(this.appURL).catch(() => null)
-      return r?.ok ?? false
-    }, 60_000)
+    this.appEnv = env
+    await this.launchApp()
 
     this.browser = await chromium.launch({
       executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',
@@ -264,6 +350,40 @@ export class Harness {
     this.page.on('console', (m) => this.consoleLines.push(`${m.type()}: ${m.text()}`))
     await this.page.goto(this.appURL, { waitUntil: 'load' })
     return this.page
+  }
+
+  private async launchApp(): Promise<void> {
+    const appLog = path.join(this.out, 'app.log')
+    this.app = startProc('vis', need('E2E_BIN'), [this.workspace], this.appEnv, appLog, this.dir)
+    await until(`the app to serve ${this.appURL}`, async () => {
+      this.assertAppAlive()
+      const r = await fetch(this.appURL).catch(() => null)
+      return r?.ok ?? false
+    }, 60_000)
+  }
+
+  /**
+   * Quits the app (SIGTERM, as a person's quit) and starts it again on the
+   * same home, workspace, port and fake LLM, then loads the page again.
+   */
+  async restartApp(): Promise<void> {
+    await stopProc(this.app)
+    fs.appendFileSync(path.join(this.out, 'app.log'), '\n---- e2e: the app was quit and starts again ----\n')
+    await this.launchApp()
+    await this.page.goto(this.appURL, { waitUntil: 'load' })
+  }
+
+  /** The chat requests the engine sent to the fake LLM so far, in order. */
+  requests(): LlmRequest[] {
+    return [...this.recorder.requests]
+  }
+
+  /** The last user message of each request so far (what the turn asked; a later iteration repeats it). */
+  lastUserTexts(): string[] {
+    return this.requests().map((r) => {
+      const users = (r.body?.messages ?? []).filter((m) => m.role === 'user')
+      return contentText(users[users.length - 1]?.content)
+    })
   }
 
   /** The locator of a data-testid. */
@@ -335,6 +455,7 @@ export class Harness {
   async close(): Promise<void> {
     await this.browser?.close().catch(() => {})
     await stopProc(this.app)
+    await this.recorder.close().catch(() => {})
     await stopProc(this.llm)
     if (!process.env.E2E_KEEP) fs.rmSync(this.dir, { recursive: true, force: true })
   }
