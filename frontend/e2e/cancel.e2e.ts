@@ -1,5 +1,6 @@
-// Stop a turn whose model never finishes (a hanging stream): the turn shows as
-// cancelled, and the session takes the next request normally.
+// Stop a turn whose model never finishes (a hanging stream): the engine stops
+// it, the turn shows as cancelled, and the session takes the next request
+// normally.
 import { expect } from 'vitest'
 import { scenario, sleep, until } from './harness'
 
@@ -21,10 +22,14 @@ scenario('cancel-long-turn', async (h) => {
   await (await h.visible('composer-stop')).click()
   await h.turnStatus(1, /cancel/)
   await until('the Stop button to go away', async () => (await h.el('composer-stop').count()) === 0 || !(await h.el('composer-stop').first().isVisible()))
+  expect(await (await h.visible('composer-input')).inputValue(), 'nothing was queued: nothing comes back').toBe('')
+  expect(h.requests(), 'one request: the stopped turn made no other').toHaveLength(1)
 
   // The session goes on.
   await h.send('Are you there?')
   await h.turnStatus(2, 'done')
   expect(await h.turns().nth(1).locator('[data-testid="turn-answer"]').innerText()).toContain('Back again: ready.')
   expect(await h.turns().first().getAttribute('data-status'), 'the cancelled turn stays cancelled').toMatch(/cancel/)
+  expect(h.lastUserTexts()).toHaveLength(2)
+  expect(h.lastUserTexts()[1]).toContain('Are you there?')
 })

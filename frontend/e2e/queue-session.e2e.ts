@@ -1,9 +1,11 @@
-// The composer's draft and queue belong to their session: a message queued
-// while session A runs is sent into A when A's turn ends, even while the
-// person looks at another session; the other session's draft stays its own;
-// a reload brings back drafts and queued messages (images are not kept).
+// The queue is the engine's and belongs to its session: a message queued
+// while session A runs is sent into A by the engine when A's turn ends, even
+// while the person looks at another session; each session keeps its own
+// draft. A page reload changes nothing (the engine still holds the queue);
+// a Vis that quit leaves its queue held: it comes back marked restored and
+// waits for Send.
 import { expect } from 'vitest'
-import { type Harness, scenario, sleep, until } from './harness'
+import { type Harness, scenario, sleep, tid, until } from './harness'
 
 async function activeSession(h: Harness): Promise<string> {
   return until('an active session-item (aria-current="true")', async () => {
@@ -31,6 +33,7 @@ async function openNew(h: Harness): Promise<void> {
 
 const input = async (h: Harness) => (await h.visible('composer-input')).inputValue()
 const requests = async (h: Harness) => h.el('turn-request').allInnerTexts()
+const queueTexts = (h: Harness) => h.page.locator(`${tid('queue-item')} .qtext`).allInnerTexts()
 
 const slow = (n: number, what: string) => ({
   content: Array.from({ length: n }, (_, i) => `${what} part ${i + 1}. `),
@@ -44,6 +47,8 @@ scenario('queue-per-session', async (h) => {
       { content: ['Answer to the ', 'queued message.'] },
       slow(24, 'Second long answer'),
       { content: ['Answer after ', 'the reload.'] },
+      // Cut when the app quits; the fake's stream of it ends there.
+      slow(60, 'Third long answer'),
       { content: ['Answer to the message ', 'sent with Send.'] },
     ],
   })
@@ -61,11 +66,13 @@ scenario('queue-per-session', async (h) => {
   expect(await input(h)).toBe('')
   await (await h.visible('composer-input')).fill('Draft in B')
 
-  // A's turn ends while B is shown: the queued message goes into A, not B.
+  // A's turn ends while B is shown: the engine sends the queued message into A, not B.
   await until('A to have 2 turns (its queued message sent into it)', async () => /\b2 turns\b/.test(await row(h, a).innerText()), 30_000)
   expect(await h.turns().count(), 'B has no turns').toBe(0)
   expect(await h.el('session-item').count(), 'no session was created for B').toBe(1)
   expect(await input(h), "B's draft is untouched").toBe('Draft in B')
+  await until('the model to get the queued message', async () => h.lastUserTexts().length === 2)
+  expect(h.lastUserTexts()[1]).toContain('Queued for A')
 
   await open(h, a)
   await h.turnStatus(2, 'done')
@@ -80,7 +87,7 @@ scenario('queue-per-session', async (h) => {
   await open(h, a)
   expect(await input(h)).toBe('Draft in A')
 
-  // A runs again with a queued message; then the page reloads (Go keeps the turn running).
+  // A runs again with a queued message; then the page reloads (the engine keeps running and queueing).
   await (await h.visible('composer-input')).fill('')
   await h.send('Second long task in A')
   await h.turnStatus(3, 'running')
@@ -88,49 +95,52 @@ scenario('queue-per-session', async (h) => {
   await until('one queue-item in A', async () => (await h.el('queue-item').count()) === 1)
   await h.page.reload({ waitUntil: 'load' })
 
-  // The app opens A again: the queued message is back, marked restored.
+  // The app opens A again: the engine's queue shows as it was (not held: this engine sends it).
   await until('A to be the open session after the reload', async () => (await activeSession(h)) === a)
-  await until('the restored queue-item', async () => (await h.el('queue-item').count()) === 1)
-  const item = await h.el('queue-item').first().innerText()
-  expect(item).toContain('Queued before the reload')
-  expect(item.toLowerCase()).toContain('restored')
-  await h.record('restored-queue')
+  await until('the queue-item after the reload', async () => (await h.el('queue-item').count()) === 1)
+  expect(await queueTexts(h)).toEqual(['Queued before the reload'])
+  expect(await h.el('queue-restored').count(), 'a reload holds nothing back').toBe(0)
   await openNew(h)
   expect(await input(h), "B's draft survives the reload").toBe('Draft in B')
   await open(h, a)
 
-  // The turn that ran across the reload ends: the restored message is sent, as it would have been.
+  // The turn that ran across the reload ends: the engine sends the queued message.
   await until(
-    'the restored message to be sent as the fourth turn',
+    'the queued message to be sent as the fourth turn',
     async () => (await requests(h)).length === 4 && (await h.turns().nth(3).getAttribute('data-status')) === 'done',
     40_000,
   )
   expect((await requests(h))[3]).toBe('Queued before the reload')
   expect(await h.el('queue-item').count()).toBe(0)
 
-  // The app quit while A's turn ran, leaving a queued message (the stored
-  // form, as the page writes it): in an idle session it waits for Send.
-  await sleep(600) // no unsaved change left to flush over it
-  await h.page.evaluate(
-    ([key, id]) => {
-      const v = { v: 1, drafts: { [id]: { text: '', queue: ['Sent with Send'], images: 1, updated: Date.now() } } }
-      localStorage.setItem(key, JSON.stringify(v))
-    },
-    ['vis.drafts.v1', a],
-  )
-  await h.page.reload({ waitUntil: 'load' })
-  await until('A to be open with the restored queue-item', async () => (await activeSession(h)) === a && (await h.el('queue-item').count()) === 1)
-  await h.visible('draft-images-lost')
+  // A runs once more with a message queued, and Vis quits: the queue stays
+  // in the engine's database, held, and comes back with the next start.
+  await h.send('Third long task in A')
+  await h.turnStatus(5, 'running')
+  await h.send('Sent with Send')
+  await until('one queue-item in A', async () => (await h.el('queue-item').count()) === 1)
+  await sleep(600) // B's draft and A's are saved (the store writes within 250 ms)
+  const before = h.requests().length
+  await h.restartApp()
+
+  await until('A to be open with the held queue-item', async () => (await activeSession(h)) === a && (await h.el('queue-item').count()) === 1)
+  expect(await queueTexts(h)).toEqual(['Sent with Send'])
+  expect(await h.el('queue-restored').count()).toBe(1)
+  expect(await (await h.visible('queue-held')).innerText()).toContain('restored after a restart · press Send to send it')
   const send = await h.visible('composer-send')
   expect(await send.innerText()).toBe('Send queued')
-  await h.record('restored-waiting')
+  await h.record('held-queue')
   await sleep(1500)
-  expect(await h.turns().count(), 'a restored message in an idle session waits for the person').toBe(4)
+  expect(await h.turns().count(), 'a held queue waits for the person').toBe(5)
+  expect(h.requests().length, 'nothing reached the model by itself').toBe(before)
   await send.click()
   await until(
-    'the released message to run as the fifth turn',
-    async () => (await requests(h)).length === 5 && (await h.turns().nth(4).getAttribute('data-status')) === 'done',
+    'the held message to run as the sixth turn',
+    async () => (await requests(h)).length === 6 && (await h.turns().nth(5).getAttribute('data-status')) === 'done',
   )
-  expect((await requests(h))[4]).toBe('Sent with Send')
+  expect((await requests(h))[5]).toBe('Sent with Send')
+  expect(h.lastUserTexts().at(-1)).toContain('Sent with Send')
   expect(await h.el('queue-item').count()).toBe(0)
+  await openNew(h)
+  expect(await input(h), "B's draft survives the restart").toBe('Draft in B')
 })

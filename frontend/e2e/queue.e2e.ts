@@ -1,20 +1,26 @@
-// Messages sent while a turn runs are queued visibly. After the turn they run
-// in order; Stop instead cancels the turn and returns them to the composer.
+// Messages sent while a turn runs go to the engine, which queues them (the
+// composer shows the engine's queue, editable and removable there) and sends
+// them in order after the turn. Stop instead stops the turn and the engine
+// hands the whole queue back into the composer, images included; nothing of
+// it reaches the model.
 import { expect } from 'vitest'
-import { type Harness, scenario, sleep, until } from './harness'
+import { type Harness, scenario, sleep, tid, until } from './harness'
+
+// A 2×2 PNG.
+const RED = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg=='
+
+const queueTexts = (h: Harness) => h.page.locator(`${tid('queue-item')} .qtext`).allInnerTexts()
 
 async function queueTwo(h: Harness, a: string, b: string): Promise<void> {
   await h.send(a)
   await h.send(b)
-  await until('two queue-item entries', async () => (await h.el('queue-item').count()) === 2)
-  const items = await h.el('queue-item').allInnerTexts()
-  expect(items[0]).toContain(a)
-  expect(items[1]).toContain(b)
+  await until('two queue-item entries (the engine queued both)', async () => (await h.el('queue-item').count()) === 2)
+  expect(await queueTexts(h)).toEqual([a, b])
   expect(await h.turns().first().getAttribute('data-status'), 'turn 1 must still run while the queue is checked').toBe('running')
 }
 
 scenario('queue-then-run', async (h) => {
-  const slow = Array.from({ length: 14 }, (_, i) => `part ${i + 1} of the long answer. `)
+  const slow = Array.from({ length: 24 }, (_, i) => `part ${i + 1} of the long answer. `)
   await h.start({
     script: [
       { content: slow, delay: '300ms' },
@@ -24,26 +30,44 @@ scenario('queue-then-run', async (h) => {
   })
   await h.send('Start a long task')
   await h.turnStatus(1, 'running')
+  expect(await (await h.visible('composer-send')).innerText(), 'while a turn runs the button queues').toBe('Queue')
   await queueTwo(h, 'Queued one', 'Queued two')
+  await h.send('Drop me')
+  await until('three queue-item entries', async () => (await h.el('queue-item').count()) === 3)
+  expect(await h.el('queue').innerText()).toContain('Queued · 3')
 
+  // Edit the first through the engine; remove the third.
+  await h.el('queue-edit').first().click()
+  const edit = h.page.locator(`${tid('queue-item')} textarea`)
+  await edit.fill('Queued one, edited')
+  await edit.press('Enter')
+  await until('the edit to come back in the engine queue', async () => (await queueTexts(h))[0] === 'Queued one, edited')
+  await h.el('queue-remove').nth(2).click()
+  await until('the removed message to leave the queue', async () => (await h.el('queue-item').count()) === 2)
+  expect(await queueTexts(h)).toEqual(['Queued one, edited', 'Queued two'])
+  expect(await h.turns().count(), 'nothing queued ran while turn 1 runs').toBe(1)
+  expect(h.requests(), 'one request so far').toHaveLength(1)
+
+  // The engine sends them, one turn each, in order.
   await h.turnStatus(1, 'done', 30_000)
-  // The queued messages run after it (as one turn each, or together), then the queue is empty.
-  await until('the queued messages to run and finish', async () => {
-    const n = await h.turns().count()
-    if (n < 2 || (await h.el('queue-item').count()) > 0) return false
-    // The queue sends one message per finished turn: between the two, the
-    // queue is empty while the second is in flight, so wait for its turn.
-    const sent = (await h.el('turn-request').allInnerTexts()).join('\n')
-    if (!sent.includes('Queued two')) return false
-    const statuses = await Promise.all(Array.from({ length: n }, (_, i) => h.turns().nth(i).getAttribute('data-status')))
-    return statuses.every((s) => s === 'done')
-  }, 30_000)
-  const requests = (await h.el('turn-request').allInnerTexts()).join('\n')
-  const one = requests.indexOf('Queued one')
-  const two = requests.indexOf('Queued two')
-  expect(one, 'first queued message was sent').toBeGreaterThan(-1)
-  expect(two, 'second queued message was sent after the first').toBeGreaterThan(one)
-  expect(await h.el('turn-answer').last().innerText()).toMatch(/queued answer/)
+  await until(
+    'the queued messages to run as turns 2 and 3 and finish',
+    async () => {
+      if ((await h.turns().count()) !== 3 || (await h.el('queue-item').count()) > 0) return false
+      const statuses = await Promise.all([1, 2].map((i) => h.turns().nth(i).getAttribute('data-status')))
+      return statuses.every((s) => s === 'done')
+    },
+    30_000,
+  )
+  expect(await h.el('turn-request').allInnerTexts()).toEqual(['Start a long task', 'Queued one, edited', 'Queued two'])
+  expect(await h.el('turn-answer').last().innerText()).toMatch(/Second queued answer/)
+  // What reached the model: three requests, the edited text and not the removed one.
+  const asked = h.lastUserTexts()
+  expect(asked).toHaveLength(3)
+  expect(asked[1]).toContain('Queued one, edited')
+  expect(asked[1]).not.toContain('Queued two')
+  expect(asked[2]).toContain('Queued two')
+  expect(asked.join('\n')).not.toContain('Drop me')
 })
 
 scenario('queue-stop-returns', async (h) => {
@@ -52,15 +76,25 @@ scenario('queue-stop-returns', async (h) => {
   })
   await h.send('Start a task that hangs')
   await h.turnStatus(1, 'running')
-  await queueTwo(h, 'Follow-up A', 'Follow-up B')
+  await h.send('Follow-up A')
+  // The second goes with an image: it comes back with it.
+  await h.page.locator(tid('attach-input')).setInputFiles([{ name: 'red.png', mimeType: 'image/png', buffer: Buffer.from(RED, 'base64') }])
+  await until('the thumbnail', async () => (await h.el('attach-thumb').count()) === 1)
+  await h.send('Follow-up B')
+  await until('two queue-item entries', async () => (await h.el('queue-item').count()) === 2)
+  expect(await h.el('queue-item').nth(1).innerText()).toContain('+1 image')
+  expect(await h.el('attach-thumb').count(), 'the image went with the queued message').toBe(0)
+  await (await h.visible('composer-input')).fill('still typing')
 
   await (await h.visible('composer-stop')).click()
   await h.turnStatus(1, /cancel/)
   await until('the queue to empty', async () => (await h.el('queue-item').count()) === 0)
   const text = await (await h.visible('composer-input')).inputValue()
-  expect(text, 'queued messages come back to the composer').toContain('Follow-up A')
-  expect(text.indexOf('Follow-up B')).toBeGreaterThan(text.indexOf('Follow-up A'))
-  // Nothing was sent: the fake has no reply left, so a sent message would show a second (failed) turn.
+  expect(text, 'the queue comes back to the composer, oldest first, then the draft').toBe('Follow-up A\n\nFollow-up B\n\nstill typing')
+  await until('the returned image', async () => (await h.el('attach-thumb').count()) === 1)
+  expect(await h.el('attach-thumb').first().locator('img').getAttribute('src')).toMatch(/^data:image\/png;base64,iVBORw0KGgo/)
+  // Nothing was sent: no request beyond the first, no second turn.
   await sleep(1500)
   expect(await h.turns().count(), 'Stop must not send the queued messages').toBe(1)
+  expect(h.requests(), 'the model got only the first request').toHaveLength(1)
 })
