@@ -19,15 +19,14 @@
 // scenario ends, whatever its outcome. A scenario fails on an uncaught page
 // error, a visible `app-error`, a panic in the app's log or the app dying.
 //
-// The app talks to the fake LLM through a recording proxy in this process
-// (LlmRecorder): every chat request the engine sent is in h.requests(), so a
-// scenario can check what reached the model and that nothing more did.
+// The fake LLM writes every chat request it gets to a JSON-lines file
+// (fakellm -requests): h.requests() reads it, so a scenario can check what
+// reached the model and that nothing more did.
 // h.restartApp() quits the app and starts it again on the same home, port
 // (the page's origin, so its localStorage stays) and fake LLM: a Vis that
 // quit and came back.
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
@@ -172,10 +171,12 @@ function tail(file: string, lines = 30): string {
   }
 }
 
-/** One chat request the engine sent to the fake LLM. */
+/** One chat request the engine sent to the fake LLM (a line of fakellm -requests). */
 export interface LlmRequest {
-  /** The request body as sent (null when it was not JSON). */
-  body: { messages?: { role: string; content: unknown }[]; [k: string]: unknown } | null
+  /** 1 for the first request. */
+  n: number
+  /** The messages as sent (role, content: a string or parts). */
+  messages: { role: string; content: unknown }[]
 }
 
 /** The text of a message's content: a string, or its text parts joined. */
@@ -183,73 +184,6 @@ export function contentText(c: unknown): string {
   if (typeof c === 'string') return c
   if (!Array.isArray(c)) return ''
   return c.map((p) => (p && typeof p === 'object' && typeof p.text === 'string' ? p.text : '')).join('\n')
-}
-
-/**
- * A pass-through proxy in front of the fake LLM that records every chat
- * request. Responses stream through unchanged; when the app drops a
- * connection (a cancelled turn), the upstream one is dropped too, so the
- * fake's hanging replies end as they would without the proxy.
- */
-class LlmRecorder {
-  readonly requests: LlmRequest[] = []
-  private server?: http.Server
-
-  /** Starts in front of upstream (".../v1"); returns the URL to give the app instead. */
-  async start(upstream: string): Promise<string> {
-    const up = new URL(upstream)
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        const body = Buffer.concat(chunks)
-        if (req.method === 'POST' && (req.url ?? '').endsWith('/chat/completions')) {
-          let parsed: LlmRequest['body'] = null
-          try {
-            parsed = JSON.parse(body.toString('utf8'))
-          } catch {
-            /* recorded as null */
-          }
-          this.requests.push({ body: parsed })
-        }
-        const fwd = http.request(
-          {
-            host: up.hostname,
-            port: up.port,
-            method: req.method,
-            path: req.url,
-            headers: { ...req.headers, host: up.host, 'content-length': String(body.length) },
-            agent: false,
-          },
-          (pres) => {
-            res.writeHead(pres.statusCode ?? 502, pres.headers)
-            pres.pipe(res)
-          },
-        )
-        fwd.on('error', () => {
-          if (!res.headersSent) res.writeHead(502)
-          res.end()
-        })
-        res.on('close', () => fwd.destroy())
-        fwd.end(body)
-      })
-    })
-    const server = this.server
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', () => resolve())
-    })
-    const a = server.address()
-    if (!a || typeof a !== 'object') throw new Error('the LLM recorder has no port')
-    return `http://127.0.0.1:${a.port}${up.pathname.replace(/\/$/, '')}`
-  }
-
-  async close(): Promise<void> {
-    const s = this.server
-    if (!s) return
-    s.closeAllConnections()
-    await new Promise<void>((r) => s.close(() => r()))
-  }
 }
 
 /** Clean environment for the app: none of the developer's provider settings leak in. */
@@ -276,7 +210,7 @@ export class Harness {
   private llm?: Proc
   private app?: Proc
   private appEnv: NodeJS.ProcessEnv = {}
-  private readonly recorder = new LlmRecorder()
+  private readonly requestLog: string
   private pageErrors: string[] = []
   private consoleLines: string[] = []
 
@@ -287,6 +221,7 @@ export class Harness {
     fs.rmSync(this.out, { recursive: true, force: true })
     fs.mkdirSync(this.out, { recursive: true })
     this.home = path.join(this.dir, 'home')
+    this.requestLog = path.join(this.out, 'requests.jsonl')
     // A recognisable folder name: the header shows it.
     this.workspace = path.join(this.dir, `demo-${name}`)
     fs.mkdirSync(this.home)
@@ -305,14 +240,13 @@ export class Harness {
     const scriptFile = path.join(this.dir, 'script.json')
     fs.writeFileSync(scriptFile, JSON.stringify(o.script, null, 2))
     const llmLog = path.join(this.out, 'fakellm.log')
-    const args = ['-script', scriptFile, '-addr', '127.0.0.1:0']
+    const args = ['-script', scriptFile, '-addr', '127.0.0.1:0', '-requests', this.requestLog]
     if (o.repeat) args.push('-repeat')
     this.llm = startProc('fakellm', need('E2E_FAKELLM'), args, baseEnv(), llmLog, this.dir)
-    const fakeURL = await until('fakellm to print "listening URL"', async () => {
+    this.llmURL = await until('fakellm to print "listening URL"', async () => {
       if (this.llm!.exited) throw new Error(`fakellm exited: ${tail(llmLog)}`)
       return /^listening (\S+)/m.exec(fs.readFileSync(llmLog, 'utf8'))?.[1] ?? ''
     }, 15_000)
-    this.llmURL = await this.recorder.start(fakeURL)
 
     const port = await freePort()
     this.appURL = `http://127.0.0.1:${port}/`
@@ -373,15 +307,25 @@ export class Harness {
     await this.page.goto(this.appURL, { waitUntil: 'load' })
   }
 
-  /** The chat requests the engine sent to the fake LLM so far, in order. */
+  /** The chat requests the engine sent to the fake LLM so far, in order (complete lines only). */
   requests(): LlmRequest[] {
-    return [...this.recorder.requests]
+    let text = ''
+    try {
+      text = fs.readFileSync(this.requestLog, 'utf8')
+    } catch {
+      return [] // none yet
+    }
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as LlmRequest)
   }
 
   /** The last user message of each request so far (what the turn asked; a later iteration repeats it). */
   lastUserTexts(): string[] {
     return this.requests().map((r) => {
-      const users = (r.body?.messages ?? []).filter((m) => m.role === 'user')
+      const users = (r.messages ?? []).filter((m) => m.role === 'user')
       return contentText(users[users.length - 1]?.content)
     })
   }
@@ -455,7 +399,6 @@ export class Harness {
   async close(): Promise<void> {
     await this.browser?.close().catch(() => {})
     await stopProc(this.app)
-    await this.recorder.close().catch(() => {})
     await stopProc(this.llm)
     if (!process.env.E2E_KEEP) fs.rmSync(this.dir, { recursive: true, force: true })
   }
