@@ -15,7 +15,12 @@
 #      clicks the session in the sidebar, which loads it from the database
 #      (reopened.png); fails unless its transcript looks like turn.png's;
 #   6. restarts the app, which reopens the latest session (restart.png);
-#      fails unless it looks like turn.png too.
+#      fails unless it looks like turn.png too;
+#   7. drags a PNG in from another application (dropped.png) and sends it;
+#   8. sets a goal with a budget in the goal panel: the objective must reach
+#      the model (its request log) and start a turn; Pause mid-stream must
+#      end it halted with no further request; Resume must start a turn that
+#      completes the goal (goal-running.png, goal-paused.png, goal-done.png).
 # Screenshots are compared on the transcript only (right of the sidebar,
 # above the composer). Throughout it fails if the app dies, logs a panic or
 # shows a blank window. Look at turn.png: it must show the request, the
@@ -88,12 +93,27 @@ cat >"$tmp/script.json" <<'EOF'
   {
     "content": ["I was told ", "about the dropped image."],
     "usage": {"input_tokens": 1300, "output_tokens": 8}
+  },
+  {
+    "reasoning": ["Reading the tests ", "to see what fails. ", "Three of them. "],
+    "hang_after": 4,
+    "delay": "80ms"
+  },
+  {
+    "code": "print('all 3 tests pass')\nupdate_goal('complete')",
+    "usage": {"input_tokens": 1400, "output_tokens": 30},
+    "delay": "40ms"
+  },
+  {
+    "content": ["Every test passes: ", "verified by the run above."],
+    "usage": {"input_tokens": 1500, "output_tokens": 12},
+    "delay": "40ms"
   }
 ]
 EOF
 log "build fakellm"
 go build -o "$tmp/fakellm" ./backend/provider/providertest/fakellm
-"$tmp/fakellm" -script "$tmp/script.json" -addr 127.0.0.1:0 >"$out/fakellm.log" 2>&1 &
+"$tmp/fakellm" -script "$tmp/script.json" -addr 127.0.0.1:0 -requests "$out/requests.jsonl" >"$out/fakellm.log" 2>&1 &
 llm_pid=$!
 base_url=""
 for _ in $(seq 1 100); do
@@ -363,4 +383,70 @@ done
 got=$(json 'd.turns[1].request' <"$tmp/show.json")
 [ "$got" = "$drop_request" ] || die "the request sent with the dropped image is '$got', want '$drop_request' (did the drop insert text?)"
 stable "$out/drop-turn.png"
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png"
+
+# --- 8. a goal set in the goal panel, paused mid-stream, resumed -----------------
+# The panel is the user path seed 003 describes: the objective must reach
+# the model as the person's message and start a turn; Pause must stop the
+# streaming reply at once (no further request); Resume must start work
+# again. The fake LLM logs every request it gets (requests.jsonl).
+requests() { wc -l <"$out/requests.jsonl" | tr -d ' '; }
+wait_requests() { # wait_requests N WHAT: until the model got N requests
+  local deadline=$(( $(date +%s) + wait_turn ))
+  while [ "$(requests)" -lt "$1" ]; do
+    alive
+    [ "$(date +%s)" -lt "$deadline" ] || die "$2: the model got $(requests) requests, want $1"
+    sleep 0.2
+  done
+}
+last_user() { tail -n 1 "$out/requests.jsonl" | json 'd.messages.filter(m => m.role === "user").pop().content'; }
+# turn_of SID N: status and answer of turn N (1-based) of a session, as the CLI reads them.
+turn_of() { vis show --json "$1" | json "(t => t ? t.status + '|' + (t.answer || '') : '')(d.turns && d.turns[$2 - 1])"; }
+wait_turn_end() { # wait_turn_end SID N WHAT: until turn N ended; prints status|answer
+  local got="" deadline=$(( $(date +%s) + wait_turn ))
+  while [ "$(date +%s)" -lt "$deadline" ]; do
+    alive
+    got=$(turn_of "$1" "$2")
+    case "$got" in '' | running\|*) sleep 0.3 ;; *) echo "$got"; return 0 ;; esac
+  done
+  die "$3: turn $2 of $1 did not end within ${wait_turn}s ('${got}')"
+}
+objective='Make every test pass'
+click 221 73 # New session
+stable "$out/goal-new.png"
+before=$(requests)
+click $(( w - 42 )) $(( h - 15 )) # the footer's goal badge opens the goal form
+sleep 0.5
+click 400 79 # the objective field
+xdotool type --delay 15 "$objective"
+xdotool key Tab
+xdotool type --delay 15 "3"
+xdotool key Return
+wait_requests $(( before + 1 )) "the goal set in the panel"
+case "$(last_user)" in *"/goal --budget 3 $objective"*) ;; *) die "the goal panel's objective did not reach the model; its message: $(last_user | tail -n 3)" ;; esac
+gsid=$(vis sessions --json | json 'd[0].id')
+[ "$(turn_of "$gsid" 1)" = "running|" ] || die "the goal's turn is not running: '$(turn_of "$gsid" 1)'"
+sleep 1 # the reasoning streams, then the reply hangs
+shot "$out/goal-running.png"
+log "the goal panel started a turn with the objective (session $gsid)"
+# Pause: the panel's first action button (right-aligned row: Pause, Resume,
+# Cancel, Clear, New goal).
+click $(( w - 322 )) 79
+got=$(wait_turn_end "$gsid" 1 "Pause")
+[ "$got" = "halted|Goal stopped by the user." ] || die "after Pause the goal's turn ended '$got', want halted with the goal's message"
+n=$(requests)
+sleep 1.5
+[ "$(requests)" = "$n" ] || die "a request was sent after Pause ($n, then $(requests))"
+[ "$(vis goal --session "$gsid" --json | json 'd.status')" = paused ] || die "the goal is not paused"
+stable "$out/goal-paused.png"
+log "Pause stopped the streaming turn: halted, no request after it"
+# Resume: the panel's second button; work goes on in a new turn.
+click $(( w - 258 )) 79
+wait_requests $(( n + 1 )) "Resume"
+case "$(last_user)" in *"/goal --resume"*"The user resumed the session goal"*) ;; *) die "Resume's turn did not carry the resume prompt: $(last_user | tail -n 5)" ;; esac
+got=$(wait_turn_end "$gsid" 2 "Resume")
+[ "$got" = "done|Every test passes: verified by the run above." ] || die "the resumed turn ended '$got'"
+[ "$(vis goal --session "$gsid" --json | json 'd.status')" = complete ] || die "the goal is not complete after the resumed turn"
+stable "$out/goal-done.png"
+log "Resume started work again; the goal is complete"
+
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png"
