@@ -490,20 +490,20 @@ func TestAppBridgeRunsFromStartToStop(t *testing.T) {
 	// The bridge subscribes asynchronously: publish until a batch shows up.
 	var got []events.Event
 	for got == nil {
-		eng.broker.Publish(events.Event{Phase: events.TurnStart, SessionID: "s1"})
+		eng.broker.Publish(events.Event{Phase: events.PhaseTurnStart, SessionID: "s1"})
 		select {
 		case got = <-sh.got:
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	if got[0].SessionID != "s1" || got[0].Phase != events.TurnStart {
+	if got[0].SessionID != "s1" || got[0].Phase != events.PhaseTurnStart {
 		t.Errorf("first event = %+v", got[0])
 	}
 	a.stop()
 	a.stop() // idempotent
 	// After stop the bridge has unsubscribed: must-deliver publishes do not block.
 	for range bridgeBuffer + 10 {
-		eng.broker.Publish(events.Event{Phase: events.TurnEnd, SessionID: "s1"})
+		eng.broker.Publish(events.Event{Phase: events.PhaseTurnEnd, SessionID: "s1"})
 	}
 }
 

@@ -80,7 +80,7 @@ func seqs(b []events.Event) []int64 {
 
 func TestBridgeBatchesEverythingPublishedBetweenTicksInSeqOrder(t *testing.T) {
 	r := startBridge(t)
-	phases := []string{events.TurnStart, events.Content, events.Reasoning, events.FormStart, events.FormResult, events.TurnEnd}
+	phases := []string{events.PhaseTurnStart, events.PhaseContent, events.PhaseReasoning, events.PhaseFormStart, events.PhaseFormResult, events.PhaseTurnEnd}
 	const publishers, each = 4, 25
 	var wg sync.WaitGroup
 	for p := range publishers {
@@ -110,7 +110,7 @@ func TestBridgeBatchesEverythingPublishedBetweenTicksInSeqOrder(t *testing.T) {
 	r.em.mu.Unlock()
 
 	// The next batch holds only what came after.
-	r.broker.Publish(events.Event{Phase: events.TurnEnd, SessionID: "s0"})
+	r.broker.Publish(events.Event{Phase: events.PhaseTurnEnd, SessionID: "s0"})
 	r.tick <- time.Now()
 	if diff := cmp.Diff([]int64{101}, seqs(r.em.next(t))); diff != "" {
 		t.Fatalf("second batch (-want +got):\n%s", diff)
@@ -127,19 +127,19 @@ func TestBridgeEmitsNothingForAnEmptyTick(t *testing.T) {
 
 func TestBridgeStopsWithItsContext(t *testing.T) {
 	r := startBridge(t)
-	r.broker.Publish(events.Event{Phase: events.TurnStart, SessionID: "s"})
+	r.broker.Publish(events.Event{Phase: events.PhaseTurnStart, SessionID: "s"})
 	r.cancel()
 	<-r.done
 	// Publishing after the bridge ended must not block (it unsubscribed).
 	for range bridgeBuffer + 10 {
-		r.broker.Publish(events.Event{Phase: events.TurnEnd, SessionID: "s"})
+		r.broker.Publish(events.Event{Phase: events.PhaseTurnEnd, SessionID: "s"})
 	}
 	r.em.none(t)
 }
 
 func TestBridgePayloadIsWhatThePageReads(t *testing.T) {
 	r := startBridge(t)
-	r.broker.Publish(events.Event{Phase: events.Content, SessionID: "s1", Turn: 2, Iteration: 1,
+	r.broker.Publish(events.Event{Phase: events.PhaseContent, SessionID: "s1", Turn: 2, Iteration: 1,
 		Data: map[string]any{"delta": "lo", "content": "hello"}})
 	r.tick <- time.Now()
 	b, err := json.Marshal(r.em.next(t))
@@ -169,7 +169,7 @@ func TestForwardSortsABatchBySeq(t *testing.T) {
 	defer func() { cancel(); <-done }()
 
 	for _, s := range []int64{7, 5, 6, 9, 8} { // as racing publishers can deliver them
-		ch <- events.Event{Seq: s, Phase: events.ToolStart}
+		ch <- events.Event{Seq: s, Phase: events.PhaseToolStart}
 	}
 	tick <- time.Now()
 	if diff := cmp.Diff([]int64{5, 6, 7, 8, 9}, seqs(em.next(t))); diff != "" {

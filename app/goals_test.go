@@ -37,7 +37,7 @@ func turnEnd(t *testing.T, ch <-chan events.Event, sid string) events.Event {
 	for {
 		select {
 		case e := <-ch:
-			if e.Phase == events.TurnEnd && e.SessionID == sid {
+			if e.Phase == events.PhaseTurnEnd && e.SessionID == sid {
 				return e
 			}
 		case <-deadline:

@@ -185,9 +185,9 @@ func TestImagesFromTheWindowReachTheModelAndComeBack(t *testing.T) {
 		case e := <-evs:
 			switch {
 			case e.SessionID != res.SessionID:
-			case e.Phase == events.Warning:
+			case e.Phase == events.PhaseWarning:
 				warnings = append(warnings, e.Data["message"].(string))
-			case e.Phase == events.TurnEnd:
+			case e.Phase == events.PhaseTurnEnd:
 				done = true
 			}
 		case <-time.After(30 * time.Second): // a hang guard, not a timing assertion

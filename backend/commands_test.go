@@ -55,7 +55,7 @@ func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
 	if err != nil || r.Kind != "shell" || !r.Started {
 		t.Fatalf("shell = %+v, %v", r, err)
 	}
-	end := waitFor(t, ch, events.TurnEnd)
+	end := waitFor(t, ch, events.PhaseTurnEnd)
 	if end.SessionID != r.SessionID {
 		t.Fatalf("turn-end for %s", end.SessionID)
 	}
@@ -63,7 +63,7 @@ func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
 	if err != nil || r2.Kind != "turn" || r2.SessionID != r.SessionID || !r2.Started {
 		t.Fatalf("turn = %+v, %v", r2, err)
 	}
-	if end := waitFor(t, ch, events.TurnEnd); end.Data["answer"] != "answered" {
+	if end := waitFor(t, ch, events.PhaseTurnEnd); end.Data["answer"] != "answered" {
 		t.Fatalf("turn-end = %v", end.Data)
 	}
 	// Whoever hears turn-end finds the session free.
@@ -112,14 +112,14 @@ func TestStatusForTheFooter(t *testing.T) {
 	if a, err := e.Dispatch(ctx, res.SessionID, Input{Goal: &GoalInput{Action: "set", Objective: "ship it", Budget: &budget}}); err != nil || !a.Started {
 		t.Fatalf("set goal = %+v, %v", a, err)
 	}
-	waitFor(t, ch, events.ProviderCall)
+	waitFor(t, ch, events.PhaseProviderCall)
 	if v, _ = e.Status(ctx, res.SessionID, ""); v.Goal == nil || v.Goal.Status != "active" || !v.Running {
 		t.Fatalf("goal = %+v, running %v", v.Goal, v.Running)
 	}
 	if _, err := e.Dispatch(ctx, res.SessionID, Input{Goal: &GoalInput{Action: "pause"}}); err != nil {
 		t.Fatal(err)
 	}
-	if end := waitFor(t, ch, events.TurnEnd); end.Data["status"] != "halted" {
+	if end := waitFor(t, ch, events.PhaseTurnEnd); end.Data["status"] != "halted" {
 		t.Fatalf("the goal turn after pause: %v", end.Data)
 	}
 	if g, _ := e.Goal(ctx, res.SessionID); g == nil || g.Status != "paused" {

@@ -68,7 +68,7 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 	// not a banner on every turn.
 	warned := 0
 	for len(ch) > 0 {
-		if ev := <-ch; ev.Phase == events.Warning && strings.HasPrefix(fmt.Sprint(ev.Data["message"]), "Context window full") {
+		if ev := <-ch; ev.Phase == events.PhaseWarning && strings.HasPrefix(fmt.Sprint(ev.Data["message"]), "Context window full") {
 			warned++
 		}
 	}
@@ -131,7 +131,7 @@ func TestOverflowMidSessionIsRecovered(t *testing.T) {
 	}
 	var warned []string
 	for len(ch) > 0 {
-		if ev := <-ch; ev.Phase == events.Warning && ev.SessionID == id {
+		if ev := <-ch; ev.Phase == events.PhaseWarning && ev.SessionID == id {
 			warned = append(warned, fmt.Sprint(ev.Data["message"]))
 		}
 	}

@@ -653,7 +653,7 @@ func (e *Engine) publishQueue(id string) {
 	if err != nil {
 		return
 	}
-	e.broker.Publish(events.Event{Phase: events.Queue, SessionID: id, Data: map[string]any{"queue": q}})
+	e.broker.Publish(events.Event{Phase: events.PhaseQueue, SessionID: id, Data: map[string]any{"queue": q}})
 }
 
 // EditQueued replaces a queued input's text; blank text removes it. A

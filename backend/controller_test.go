@@ -159,11 +159,11 @@ func TestQueuedMessageRunsAfterAHaltedGoalTurn(t *testing.T) {
 	if _, err := e.Dispatch(ctx, id, Input{Text: "/goal --pause"}); err != nil {
 		t.Fatal(err)
 	}
-	first := waitFor(t, ch, events.TurnEnd)
+	first := waitFor(t, ch, events.PhaseTurnEnd)
 	if first.Data["status"] != "halted" || first.Data["answer"] != goals.StoppedHaltMessage {
 		t.Fatalf("the paused goal turn ended %v", first.Data)
 	}
-	second := waitFor(t, ch, events.TurnEnd)
+	second := waitFor(t, ch, events.PhaseTurnEnd)
 	if second.Data["status"] != "done" || second.Data["answer"] != "Blocked: no credentials." {
 		t.Fatalf("the queued message's turn ended %v", second.Data)
 	}

@@ -135,7 +135,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
 	e.ext = ext.NewRegistry()
 	e.resources = resources.New(resources.Options{OnChange: func(sid string) {
-		e.broker.Publish(events.Event{Phase: events.Resources, SessionID: sid, Data: map[string]any{"resources": e.resources.Snapshot(sid)}})
+		e.broker.Publish(events.Event{Phase: events.PhaseResources, SessionID: sid, Data: map[string]any{"resources": e.resources.Snapshot(sid)}})
 	}})
 	if err := e.registerPacks(); err != nil {
 		st.Close()
@@ -333,7 +333,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 		Hooks: sandbox.Hooks{
 			OnToolStart: func(name string, args map[string]any) {
 				t, i := rt.position()
-				e.broker.Publish(events.Event{Phase: events.ToolStart, SessionID: s.ID, Turn: t, Iteration: i, Data: map[string]any{"name": name, "args": sandbox.SummarizeArgs(args)}})
+				e.broker.Publish(events.Event{Phase: events.PhaseToolStart, SessionID: s.ID, Turn: t, Iteration: i, Data: map[string]any{"name": name, "args": sandbox.SummarizeArgs(args)}})
 			},
 			OnToolEnd: func(name string, d time.Duration, err error) {
 				data := map[string]any{"name": name, "duration_ms": d.Milliseconds()}
@@ -341,7 +341,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 					data["error"] = err.Error()
 				}
 				t, i := rt.position()
-				e.broker.Publish(events.Event{Phase: events.ToolEnd, SessionID: s.ID, Turn: t, Iteration: i, Data: data})
+				e.broker.Publish(events.Event{Phase: events.PhaseToolEnd, SessionID: s.ID, Turn: t, Iteration: i, Data: data})
 			},
 		},
 	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), rt.surface.Builtins()...))
@@ -485,11 +485,11 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 		SessionBlock: rt.block,
 	})
 	for _, w := range append(rv.cfg.Warnings, warnings...) {
-		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": w}})
+		e.broker.Publish(events.Event{Phase: events.PhaseWarning, SessionID: id, Data: map[string]any{"message": w}})
 	}
 	imgs, skipped := e.images(rt.workspace, req, rv.res.Model.Vision)
 	for _, sk := range skipped {
-		e.broker.Publish(events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, strings.TrimSuffix(sk.Reason, " — image not attached"))}})
+		e.broker.Publish(events.Event{Phase: events.PhaseWarning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, strings.TrimSuffix(sk.Reason, " — image not attached"))}})
 	}
 	effort, nudge := "", false
 	if rv.res.Reasoning != "" {
@@ -568,11 +568,11 @@ func (e *Engine) runPlan(ctx context.Context, p *turnPlan) (TurnResult, func(), 
 }
 
 func eventWarning(id, msg string) events.Event {
-	return events.Event{Phase: events.Warning, SessionID: id, Data: map[string]any{"message": msg, "error": true}}
+	return events.Event{Phase: events.PhaseWarning, SessionID: id, Data: map[string]any{"message": msg, "error": true}}
 }
 
 func (e *Engine) publishSession(id string) {
-	e.broker.Publish(events.Event{Phase: events.SessionChanged, SessionID: id})
+	e.broker.Publish(events.Event{Phase: events.PhaseSessionChanged, SessionID: id})
 }
 
 // recap loads the previous turns for CONVERSATION-SO-FAR.
@@ -833,7 +833,7 @@ func (h *goalHooks) Continuation(ctx context.Context) string {
 }
 
 func (e *Engine) publishGoal(g goals.Goal) {
-	e.broker.Publish(events.Event{Phase: events.Goal, SessionID: g.SessionID, Data: map[string]any{"goal": g, "revision": g.Revision}})
+	e.broker.Publish(events.Event{Phase: events.PhaseGoal, SessionID: g.SessionID, Data: map[string]any{"goal": g, "revision": g.Revision}})
 	e.haltForGoal(g)
 }
 

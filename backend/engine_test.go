@@ -87,12 +87,12 @@ func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 		t.Fatal(a, err)
 	}
 	id := a.SessionID
-	waitFor(t, ch, events.FormResult)
+	waitFor(t, ch, events.PhaseFormResult)
 	q, err := e.Dispatch(ctx, id, Input{Text: "again"})
 	if err != nil || !q.Queued || q.Started {
 		t.Fatalf("second message while a turn runs = %+v, %v; want queued", q, err)
 	}
-	if got := waitFor(t, ch, events.Queue).Data["queue"].([]QueuedInput); len(got) != 1 || got[0].Text != "again" || got[0].Held {
+	if got := waitFor(t, ch, events.PhaseQueue).Data["queue"].([]QueuedInput); len(got) != 1 || got[0].Text != "again" || got[0].Held {
 		t.Fatalf("queue event = %+v", got)
 	}
 	if !e.Running(id) {
@@ -107,7 +107,7 @@ func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 	if err != nil || !sr.Cancelled || len(sr.Returned) != 1 || sr.Returned[0].Text != "again" {
 		t.Fatalf("Stop = %+v, %v; want the turn cancelled and \"again\" handed back", sr, err)
 	}
-	end := waitFor(t, ch, events.TurnEnd)
+	end := waitFor(t, ch, events.PhaseTurnEnd)
 	if end.Data["status"] != "cancelled" {
 		t.Fatalf("turn-end = %v", end.Data)
 	}

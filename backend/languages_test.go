@@ -39,7 +39,7 @@ func TestNewFilesActivateAPackForTheNextTurn(t *testing.T) {
 	for got := false; !got; {
 		select {
 		case ev := <-ch:
-			if ev.Phase == events.Packs {
+			if ev.Phase == events.PhasePacks {
 				packs, _ := ev.Data["packs"].([]string)
 				got = slices.Contains(packs, "python")
 			}

@@ -64,7 +64,7 @@ func TestUnresponsiveClojureREPLReachesModelAndWindow(t *testing.T) {
 	var seen *ext.ResourceInfo
 	for len(ch) > 0 {
 		ev := <-ch
-		if ev.Phase != events.Resources {
+		if ev.Phase != events.PhaseResources {
 			continue
 		}
 		for _, r := range ev.Data["resources"].([]ext.ResourceInfo) {

@@ -149,7 +149,7 @@ func TestStopEndsARunningShellCommand(t *testing.T) {
 	}
 	id := res.SessionID
 	for ev := range ch {
-		if ev.SessionID == id && ev.Phase == events.FormStart {
+		if ev.SessionID == id && ev.Phase == events.PhaseFormStart {
 			break
 		}
 	}
@@ -166,7 +166,7 @@ func TestStopEndsARunningShellCommand(t *testing.T) {
 		t.Fatal("CancelTurn found nothing to cancel")
 	}
 	for ev := range ch {
-		if ev.SessionID == id && ev.Phase == events.TurnEnd {
+		if ev.SessionID == id && ev.Phase == events.PhaseTurnEnd {
 			if ev.Data["status"] != store.TurnCancelled {
 				t.Fatalf("turn-end = %v", ev.Data)
 			}

@@ -218,7 +218,7 @@ func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid stri
 	pump := out
 	if pump == nil {
 		pump = startEvents(eng.Events(), func(e events.Event) {
-			if msg, _ := e.Data["message"].(string); e.Phase == events.Warning && msg != "" {
+			if msg, _ := e.Data["message"].(string); e.Phase == events.PhaseWarning && msg != "" {
 				fmt.Fprintln(env.Stderr, "vis: warning:", msg)
 			}
 		})

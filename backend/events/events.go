@@ -20,34 +20,35 @@ import (
 )
 
 // Phases published by the engine. The strings are part of the CLI's --json
-// contract.
+// contract. The names leave the bare nouns (TurnStart, Warning, ...) to the
+// phases' payload types.
 const (
-	TurnStart      = "turn-start"
-	ProviderCall   = "provider-call"
-	ProviderRetry  = "provider-retry"
-	Reasoning      = "reasoning"
-	Content        = "content"
-	ToolPreview    = "tool-preview"
-	AssistantProse = "assistant-prose"
-	FormStart      = "form-start"
-	ToolStart      = "tool-start"
-	ToolEnd        = "tool-end"
-	FormResult     = "form-result"
-	IterationFinal = "iteration-final"
-	IterationError = "iteration-error"
-	TurnEnd        = "turn-end"
-	SessionChanged = "session-changed"
-	Warning        = "warning"
-	Goal           = "goal"      // a persisted goal change; carries "revision"
-	Packs          = "packs"     // a workspace's active language packs changed
-	Resources      = "resources" // a session's REPLs changed
-	Queue          = "queue"     // a session's queue changed; carries the whole "queue"
+	PhaseTurnStart      = "turn-start"
+	PhaseProviderCall   = "provider-call"
+	PhaseProviderRetry  = "provider-retry"
+	PhaseReasoning      = "reasoning"
+	PhaseContent        = "content"
+	PhaseToolPreview    = "tool-preview"
+	PhaseAssistantProse = "assistant-prose"
+	PhaseFormStart      = "form-start"
+	PhaseToolStart      = "tool-start"
+	PhaseToolEnd        = "tool-end"
+	PhaseFormResult     = "form-result"
+	PhaseIterationFinal = "iteration-final"
+	PhaseIterationError = "iteration-error"
+	PhaseTurnEnd        = "turn-end"
+	PhaseSessionChanged = "session-changed"
+	PhaseWarning        = "warning"
+	PhaseGoal           = "goal"      // a persisted goal change; carries "revision"
+	PhasePacks          = "packs"     // a workspace's active language packs changed
+	PhaseResources      = "resources" // a session's REPLs changed
+	PhaseQueue          = "queue"     // a session's queue changed; carries the whole "queue"
 )
 
 // Lossy reports whether a phase may be dropped for a slow subscriber.
 func Lossy(phase string) bool {
 	switch phase {
-	case Reasoning, Content, ToolPreview:
+	case PhaseReasoning, PhaseContent, PhaseToolPreview:
 		return true
 	}
 	return false

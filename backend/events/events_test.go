@@ -10,8 +10,8 @@ func TestPublishOrdersAndFlattens(t *testing.T) {
 	b := New()
 	ch, cancel := b.Subscribe(8)
 	defer cancel()
-	b.Publish(Event{Phase: TurnStart, SessionID: "s1", Turn: 1, Data: map[string]any{"request": "hi"}})
-	b.Publish(Event{Phase: TurnEnd, SessionID: "s1", Turn: 1})
+	b.Publish(Event{Phase: PhaseTurnStart, SessionID: "s1", Turn: 1, Data: map[string]any{"request": "hi"}})
+	b.Publish(Event{Phase: PhaseTurnEnd, SessionID: "s1", Turn: 1})
 	a, c := <-ch, <-ch
 	if a.Seq != 1 || c.Seq != 2 {
 		t.Fatalf("seq = %d, %d; want 1, 2", a.Seq, c.Seq)
@@ -33,17 +33,17 @@ func TestLossyDroppedButTerminalDelivered(t *testing.T) {
 	b := New()
 	ch, cancel := b.Subscribe(1)
 	defer cancel()
-	b.Publish(Event{Phase: Content})
-	b.Publish(Event{Phase: Content}) // buffer full: dropped, must not block
+	b.Publish(Event{Phase: PhaseContent})
+	b.Publish(Event{Phase: PhaseContent}) // buffer full: dropped, must not block
 	done := make(chan struct{})
 	go func() {
-		b.Publish(Event{Phase: TurnEnd}) // must wait for the reader
+		b.Publish(Event{Phase: PhaseTurnEnd}) // must wait for the reader
 		close(done)
 	}()
-	if e := <-ch; e.Phase != Content || e.Seq != 1 {
+	if e := <-ch; e.Phase != PhaseContent || e.Seq != 1 {
 		t.Fatalf("first = %+v", e)
 	}
-	if e := <-ch; e.Phase != TurnEnd {
+	if e := <-ch; e.Phase != PhaseTurnEnd {
 		t.Fatalf("second = %+v, want the terminal event", e)
 	}
 	<-done
@@ -52,9 +52,9 @@ func TestLossyDroppedButTerminalDelivered(t *testing.T) {
 func TestUnsubscribeUnblocksPublisher(t *testing.T) {
 	b := New()
 	_, cancel := b.Subscribe(1)
-	b.Publish(Event{Phase: TurnStart})
+	b.Publish(Event{Phase: PhaseTurnStart})
 	done := make(chan struct{})
-	go func() { b.Publish(Event{Phase: TurnEnd}); close(done) }()
+	go func() { b.Publish(Event{Phase: PhaseTurnEnd}); close(done) }()
 	time.Sleep(10 * time.Millisecond) // let Publish block on the full buffer
 	cancel()
 	<-done

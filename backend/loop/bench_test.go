@@ -41,9 +41,9 @@ func BenchmarkIteration(b *testing.B) {
 			select {
 			case e := <-ch:
 				switch e.Phase {
-				case events.TurnStart:
+				case events.PhaseTurnStart:
 					last = time.Time{}
-				case events.ProviderCall:
+				case events.PhaseProviderCall:
 					if !last.IsZero() {
 						mu.Lock()
 						gaps = append(gaps, e.At.Sub(last))

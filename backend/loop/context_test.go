@@ -36,7 +36,7 @@ func warnings(ch <-chan events.Event) []string {
 	for {
 		select {
 		case e := <-ch:
-			if e.Phase == events.Warning {
+			if e.Phase == events.PhaseWarning {
 				out = append(out, fmt.Sprint(e.Data["message"]))
 			}
 		default:

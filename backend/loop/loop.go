@@ -183,7 +183,7 @@ type Result struct {
 
 // EndEvent is the turn-end event of a finished turn.
 func EndEvent(r Result) events.Event {
-	return events.Event{Phase: events.TurnEnd, SessionID: r.SessionID, Turn: r.Turn, Data: map[string]any{
+	return events.Event{Phase: events.PhaseTurnEnd, SessionID: r.SessionID, Turn: r.Turn, Data: map[string]any{
 		"status": r.Status, "answer": r.Answer, "error": r.Error,
 		"iterations": r.Iterations, "usage": r.Usage, "duration_ms": r.DurationMs,
 	}}
@@ -225,7 +225,7 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 		r.State.live = tr.live
 		defer func() { r.State.live = nil }()
 	}
-	tr.publish(events.TurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
+	tr.publish(events.PhaseTurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
 	tr.fitAtStart()
 	if tr.gen != tr.storedGen { // the recap was folded: store the folded prompt
 		if raw, err := json.Marshal(tr.msgs); err == nil {
@@ -409,7 +409,7 @@ func (tr *turnRun) halting() bool {
 func (tr *turnRun) cancelled() Result {
 	var h *HaltCause
 	if errors.As(context.Cause(tr.ctx), &h) {
-		tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": true, "final": h.Message, "halted": true})
+		tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": true, "final": h.Message, "halted": true})
 		return Result{Status: StatusHalted, Answer: h.Message}
 	}
 	return Result{Status: StatusCancelled, Answer: tr.best}
@@ -428,7 +428,7 @@ func (tr *turnRun) run() Result {
 				return Result{Status: StatusError, Error: "goal check: " + err.Error(), Answer: tr.best}
 			}
 			if msg != "" {
-				tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": true, "final": msg, "halted": true})
+				tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": true, "final": msg, "halted": true})
 				return Result{Status: StatusHalted, Answer: msg}
 			}
 		}
@@ -436,7 +436,7 @@ func (tr *turnRun) run() Result {
 		it := store.Iteration{TurnID: tr.turnID, Position: tr.iter, Model: tr.t.ModelName, Started: tr.now()}
 		tr.fitBeforeRequest()
 		appendedFrom := len(tr.msgs)
-		tr.publish(events.ProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": reason})
+		tr.publish(events.PhaseProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": reason})
 		if g := tr.t.Goal; g != nil {
 			g.Request(tr.bg)
 		}
@@ -469,7 +469,7 @@ func (tr *turnRun) run() Result {
 				return tr.cancelled()
 			}
 			it.Status, it.Error, it.Prose = "error", err.Error(), resp.Content
-			tr.publish(events.IterationError, tr.iter, map[string]any{"error": err.Error(), "kind": kindOf(pe)})
+			tr.publish(events.PhaseIterationError, tr.iter, map[string]any{"error": err.Error(), "kind": kindOf(pe)})
 			if pe == nil || !pe.Partial {
 				// Fatal, or retries exhausted: the provider is not usable now.
 				tr.persist(it, appendedFrom)
@@ -505,8 +505,8 @@ func (tr *turnRun) run() Result {
 					it.Status, it.Prose = "done", answer
 					tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content}, chat.User(cont))
 					tr.persist(it, appendedFrom)
-					tr.publish(events.AssistantProse, tr.iter, map[string]any{"text": answer, "progress": true})
-					tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": false, "progress": true})
+					tr.publish(events.PhaseAssistantProse, tr.iter, map[string]any{"text": answer, "progress": true})
+					tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": false, "progress": true})
 					reason = "goal-continuation"
 					continue
 				}
@@ -515,7 +515,7 @@ func (tr *turnRun) run() Result {
 				it.Status, it.Answer = "done", answer
 				tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content})
 				tr.persist(it, appendedFrom)
-				tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": true, "final": answer})
+				tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": true, "final": answer})
 				return Result{Status: StatusDone, Answer: answer}
 			}
 			if answer != "" { // cut off at the output limit
@@ -532,7 +532,7 @@ func (tr *turnRun) run() Result {
 			it.Status, it.Error = "error", "empty reply"
 			tr.msgs = append(tr.msgs, chat.User(emptyReplyMessage))
 			tr.persist(it, appendedFrom)
-			tr.publish(events.IterationError, tr.iter, map[string]any{"error": "empty reply", "kind": "empty", "streak": empties})
+			tr.publish(events.PhaseIterationError, tr.iter, map[string]any{"error": "empty reply", "kind": "empty", "streak": empties})
 			if empties >= EmptyReplyLimit {
 				ans := tr.best
 				if ans == "" || (tr.t.Goal != nil && tr.t.Goal.Continuation(tr.bg) != "") {
@@ -557,7 +557,7 @@ func (tr *turnRun) run() Result {
 		if prose := proseBeyondCode(content, codes); prose != "" {
 			it.Prose = prose
 			tr.best = prose
-			tr.publish(events.AssistantProse, tr.iter, map[string]any{"text": prose})
+			tr.publish(events.PhaseAssistantProse, tr.iter, map[string]any{"text": prose})
 		}
 		if fenced {
 			tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content})
@@ -579,7 +579,7 @@ func (tr *turnRun) run() Result {
 		if stopped {
 			return tr.cancelled()
 		}
-		tr.publish(events.IterationFinal, tr.iter, map[string]any{"done": false})
+		tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": false})
 		reason = "tool-result"
 	}
 }
@@ -597,17 +597,17 @@ func (tr *turnRun) stream() (provider.Response, error) {
 		Messages:        tr.msgs,
 		ReasoningEffort: tr.t.ReasoningEffort,
 		OnRetry: func(ri provider.RetryInfo) {
-			tr.publish(events.ProviderRetry, tr.iter, map[string]any{"attempt": ri.Attempt, "delay_ms": ri.Delay.Milliseconds(), "error": errString(ri.Err)})
+			tr.publish(events.PhaseProviderRetry, tr.iter, map[string]any{"attempt": ri.Attempt, "delay_ms": ri.Delay.Milliseconds(), "error": errString(ri.Err)})
 		},
 	}
 	return tr.Provider.Stream(tr.ctx, req, func(d provider.Delta) {
 		switch d.Kind {
 		case "reasoning":
-			tr.publish(events.Reasoning, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
+			tr.publish(events.PhaseReasoning, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
 		case "content":
-			tr.publish(events.Content, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
+			tr.publish(events.PhaseContent, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
 		case "tool":
-			tr.publish(events.ToolPreview, tr.iter, map[string]any{"index": d.ToolIndex, "code": partialCode(d.Total)})
+			tr.publish(events.PhaseToolPreview, tr.iter, map[string]any{"index": d.ToolIndex, "code": partialCode(d.Total)})
 		}
 	})
 }
@@ -637,10 +637,10 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 			body = "✗ preflight error: " + p.Reject
 			rec["error"] = map[string]any{"phase": "preflight", "message": p.Reject}
 			errs = append(errs, body)
-			tr.publish(events.FormResult, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "error": map[string]any{"phase": "preflight", "message": p.Reject}})
+			tr.publish(events.PhaseFormResult, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "error": map[string]any{"phase": "preflight", "message": p.Reject}})
 		default:
 			codes = append(codes, p.Code)
-			tr.publish(events.FormStart, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "index": i})
+			tr.publish(events.PhaseFormStart, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "index": i})
 			view := tr.t.View(tr.pos, tr.iter, tr.utilization(tr.iter-1))
 			res := tr.Exec.Exec(tr.ctx, p.Code, view)
 			body = res.Wire()
@@ -660,7 +660,7 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 					stopped = true
 				}
 			}
-			tr.publish(events.FormResult, tr.iter, data)
+			tr.publish(events.PhaseFormResult, tr.iter, data)
 		}
 		results[i] = header + "\n" + body
 		records = append(records, rec)
@@ -698,7 +698,7 @@ func (tr *turnRun) persist(it store.Iteration, appendedFrom int) {
 	it.AppendedJSON = mustJSON(tr.msgs[appendedFrom:])
 	it.RequestJSON = tr.sentJSON
 	if _, err := tr.Store.AddIteration(tr.bg, it); err != nil {
-		tr.publish(events.IterationError, tr.iter, map[string]any{"error": "could not save the iteration: " + err.Error(), "kind": "store"})
+		tr.publish(events.PhaseIterationError, tr.iter, map[string]any{"error": "could not save the iteration: " + err.Error(), "kind": "store"})
 		return
 	}
 	if tr.sentJSON != "" {

@@ -250,7 +250,7 @@ func TestCancelWhileStreamingKeepsSettledWork(t *testing.T) {
 	go func() {
 		calls := 0
 		for e := range ch {
-			if e.Phase == events.ProviderCall {
+			if e.Phase == events.PhaseProviderCall {
 				if calls++; calls == 2 {
 					cancel()
 					return
@@ -276,7 +276,7 @@ func TestCancelInsideARunningProgram(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for e := range ch {
-			if e.Phase == events.FormStart {
+			if e.Phase == events.PhaseFormStart {
 				time.Sleep(20 * time.Millisecond)
 				cancel()
 				return
