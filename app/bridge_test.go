@@ -140,7 +140,7 @@ func TestBridgeStopsWithItsContext(t *testing.T) {
 func TestBridgePayloadIsWhatThePageReads(t *testing.T) {
 	r := startBridge(t)
 	r.broker.Publish(events.Event{Phase: events.PhaseContent, SessionID: "s1", Turn: 2, Iteration: 1,
-		Data: map[string]any{"delta": "lo", "content": "hello"}})
+		Data: events.Delta{Delta: "lo", Text: "hello"}})
 	r.tick <- time.Now()
 	b, err := json.Marshal(r.em.next(t))
 	if err != nil {
@@ -152,7 +152,7 @@ func TestBridgePayloadIsWhatThePageReads(t *testing.T) {
 	}
 	want := []map[string]any{{
 		"event": "content", "seq": 1.0, "session_id": "s1", "turn": 2.0, "iteration": 1.0,
-		"delta": "lo", "content": "hello",
+		"delta": "lo", "text": "hello",
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("payload (-want +got):\n%s", diff)

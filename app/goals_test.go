@@ -31,14 +31,14 @@ func realEngine(t *testing.T, llm *providertest.Server) *backend.Engine {
 }
 
 // turnEnd waits for the next turn-end event of session sid.
-func turnEnd(t *testing.T, ch <-chan events.Event, sid string) events.Event {
+func turnEnd(t *testing.T, ch <-chan events.Event, sid string) events.TurnEnd {
 	t.Helper()
 	deadline := time.After(60 * time.Second)
 	for {
 		select {
 		case e := <-ch:
-			if e.Phase == events.PhaseTurnEnd && e.SessionID == sid {
-				return e
+			if end, ok := events.As[events.TurnEnd](e); ok && e.SessionID == sid {
+				return end
 			}
 		case <-deadline:
 			t.Fatalf("no turn-end for %s", sid)
@@ -90,8 +90,8 @@ func TestGoalPanelDrivesTheEngine(t *testing.T) {
 	if err != nil || paused.Goal == nil || paused.Goal.Status != "paused" {
 		t.Fatalf("pause = %+v, %v", paused, err)
 	}
-	if end := turnEnd(t, ch, sid); end.Data["status"] != "halted" || end.Data["answer"] != goals.StoppedHaltMessage {
-		t.Fatalf("the goal turn after Pause: %v", end.Data)
+	if end := turnEnd(t, ch, sid); end.Status != "halted" || end.Answer != goals.StoppedHaltMessage {
+		t.Fatalf("the goal turn after Pause: %+v", end)
 	}
 	if _, err := a.GoalControl(sid, "pause"); err == nil || err.Error() != "Cannot pause a paused goal." {
 		t.Fatalf("pausing twice: %v; want the engine's sentence", err)
@@ -101,8 +101,8 @@ func TestGoalPanelDrivesTheEngine(t *testing.T) {
 	if err != nil || !resumed.Started || resumed.Goal == nil || resumed.Goal.Status != "active" {
 		t.Fatalf("resume = %+v, %v", resumed, err)
 	}
-	if end := turnEnd(t, ch, sid); end.Data["status"] != "done" || end.Data["answer"] != "All three tests pass: verified." {
-		t.Fatalf("the resumed turn: %v", end.Data)
+	if end := turnEnd(t, ch, sid); end.Status != "done" || end.Answer != "All three tests pass: verified." {
+		t.Fatalf("the resumed turn: %+v", end)
 	}
 	if n := len(llm.Requests()); n != 3 {
 		t.Fatalf("%d requests, want 3 (the halted one and the resumed turn's two)", n)

@@ -186,7 +186,7 @@ func TestImagesFromTheWindowReachTheModelAndComeBack(t *testing.T) {
 			switch {
 			case e.SessionID != res.SessionID:
 			case e.Phase == events.PhaseWarning:
-				warnings = append(warnings, e.Data["message"].(string))
+				warnings = append(warnings, e.Data.(events.Warning).Message)
 			case e.Phase == events.PhaseTurnEnd:
 				done = true
 			}

@@ -63,8 +63,8 @@ func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
 	if err != nil || r2.Kind != "turn" || r2.SessionID != r.SessionID || !r2.Started {
 		t.Fatalf("turn = %+v, %v", r2, err)
 	}
-	if end := waitFor(t, ch, events.PhaseTurnEnd); end.Data["answer"] != "answered" {
-		t.Fatalf("turn-end = %v", end.Data)
+	if end := payload[events.TurnEnd](t, waitFor(t, ch, events.PhaseTurnEnd)); end.Answer != "answered" {
+		t.Fatalf("turn-end = %+v", end)
 	}
 	// Whoever hears turn-end finds the session free.
 	if e.Running(r.SessionID) {
@@ -119,8 +119,8 @@ func TestStatusForTheFooter(t *testing.T) {
 	if _, err := e.Dispatch(ctx, res.SessionID, Input{Goal: &GoalInput{Action: "pause"}}); err != nil {
 		t.Fatal(err)
 	}
-	if end := waitFor(t, ch, events.PhaseTurnEnd); end.Data["status"] != "halted" {
-		t.Fatalf("the goal turn after pause: %v", end.Data)
+	if end := payload[events.TurnEnd](t, waitFor(t, ch, events.PhaseTurnEnd)); end.Status != "halted" {
+		t.Fatalf("the goal turn after pause: %+v", end)
 	}
 	if g, _ := e.Goal(ctx, res.SessionID); g == nil || g.Status != "paused" {
 		t.Fatalf("after pause: %+v", g)

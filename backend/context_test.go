@@ -68,7 +68,7 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 	// not a banner on every turn.
 	warned := 0
 	for len(ch) > 0 {
-		if ev := <-ch; ev.Phase == events.PhaseWarning && strings.HasPrefix(fmt.Sprint(ev.Data["message"]), "Context window full") {
+		if w, ok := events.As[events.Warning](<-ch); ok && strings.HasPrefix(w.Message, "Context window full") {
 			warned++
 		}
 	}
@@ -131,8 +131,9 @@ func TestOverflowMidSessionIsRecovered(t *testing.T) {
 	}
 	var warned []string
 	for len(ch) > 0 {
-		if ev := <-ch; ev.Phase == events.PhaseWarning && ev.SessionID == id {
-			warned = append(warned, fmt.Sprint(ev.Data["message"]))
+		ev := <-ch
+		if w, ok := events.As[events.Warning](ev); ok && ev.SessionID == id {
+			warned = append(warned, w.Message)
 		}
 	}
 	if len(warned) != 2 || !strings.HasPrefix(warned[0], "Context window full: dropped turn(s) 1") {

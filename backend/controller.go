@@ -608,18 +608,9 @@ func (e *Engine) CancelTurn(id string) bool {
 	return true
 }
 
-// QueuedInput is one input waiting in a session's queue.
-type QueuedInput struct {
-	ID     int64  `json:"id"`
-	Kind   string `json:"kind"` // turn, shell, goal-set, goal-resume
-	Text   string `json:"text"`
-	Images int    `json:"images"` // how many images go with it
-	// Held: it waits for the person (the process that queued it is gone);
-	// Send releases it. Elsewhere: another running process sends it.
-	Held      bool      `json:"held"`
-	Elsewhere bool      `json:"elsewhere"`
-	Created   time.Time `json:"created"`
-}
+// QueuedInput is one input waiting in a session's queue: the queue event's
+// entry, defined once in events.
+type QueuedInput = events.QueuedInput
 
 // ReturnedInput is a queued input handed back to the person (Stop): its
 // text and the images that went with it.
@@ -653,7 +644,7 @@ func (e *Engine) publishQueue(id string) {
 	if err != nil {
 		return
 	}
-	e.broker.Publish(events.Event{Phase: events.PhaseQueue, SessionID: id, Data: map[string]any{"queue": q}})
+	e.broker.Publish(events.Event{SessionID: id, Data: events.Queue{Queue: q}})
 }
 
 // EditQueued replaces a queued input's text; blank text removes it. A

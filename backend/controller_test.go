@@ -159,13 +159,13 @@ func TestQueuedMessageRunsAfterAHaltedGoalTurn(t *testing.T) {
 	if _, err := e.Dispatch(ctx, id, Input{Text: "/goal --pause"}); err != nil {
 		t.Fatal(err)
 	}
-	first := waitFor(t, ch, events.PhaseTurnEnd)
-	if first.Data["status"] != "halted" || first.Data["answer"] != goals.StoppedHaltMessage {
-		t.Fatalf("the paused goal turn ended %v", first.Data)
+	first := payload[events.TurnEnd](t, waitFor(t, ch, events.PhaseTurnEnd))
+	if first.Status != "halted" || first.Answer != goals.StoppedHaltMessage {
+		t.Fatalf("the paused goal turn ended %+v", first)
 	}
-	second := waitFor(t, ch, events.PhaseTurnEnd)
-	if second.Data["status"] != "done" || second.Data["answer"] != "Blocked: no credentials." {
-		t.Fatalf("the queued message's turn ended %v", second.Data)
+	second := payload[events.TurnEnd](t, waitFor(t, ch, events.PhaseTurnEnd))
+	if second.Status != "done" || second.Answer != "Blocked: no credentials." {
+		t.Fatalf("the queued message's turn ended %+v", second)
 	}
 	reqs := llm.Requests()
 	if len(reqs) != 4 || currentMessage(reqs[1]) != "also check the indexes" {

@@ -135,7 +135,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
 	e.ext = ext.NewRegistry()
 	e.resources = resources.New(resources.Options{OnChange: func(sid string) {
-		e.broker.Publish(events.Event{Phase: events.PhaseResources, SessionID: sid, Data: map[string]any{"resources": e.resources.Snapshot(sid)}})
+		e.broker.Publish(events.Event{SessionID: sid, Data: resourcesEvent(e.resources.Snapshot(sid))})
 	}})
 	if err := e.registerPacks(); err != nil {
 		st.Close()
@@ -333,15 +333,15 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 		Hooks: sandbox.Hooks{
 			OnToolStart: func(name string, args map[string]any) {
 				t, i := rt.position()
-				e.broker.Publish(events.Event{Phase: events.PhaseToolStart, SessionID: s.ID, Turn: t, Iteration: i, Data: map[string]any{"name": name, "args": sandbox.SummarizeArgs(args)}})
+				e.broker.Publish(events.Event{SessionID: s.ID, Turn: t, Iteration: i, Data: events.ToolStart{Name: name, Args: sandbox.SummarizeArgs(args)}})
 			},
 			OnToolEnd: func(name string, d time.Duration, err error) {
-				data := map[string]any{"name": name, "duration_ms": d.Milliseconds()}
+				end := events.ToolEnd{Name: name, DurationMs: d.Milliseconds()}
 				if err != nil {
-					data["error"] = err.Error()
+					end.Error = err.Error()
 				}
 				t, i := rt.position()
-				e.broker.Publish(events.Event{Phase: events.PhaseToolEnd, SessionID: s.ID, Turn: t, Iteration: i, Data: data})
+				e.broker.Publish(events.Event{SessionID: s.ID, Turn: t, Iteration: i, Data: end})
 			},
 		},
 	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), rt.surface.Builtins()...))
@@ -485,11 +485,11 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 		SessionBlock: rt.block,
 	})
 	for _, w := range append(rv.cfg.Warnings, warnings...) {
-		e.broker.Publish(events.Event{Phase: events.PhaseWarning, SessionID: id, Data: map[string]any{"message": w}})
+		e.broker.Publish(events.Event{SessionID: id, Data: events.Warning{Message: w}})
 	}
 	imgs, skipped := e.images(rt.workspace, req, rv.res.Model.Vision)
 	for _, sk := range skipped {
-		e.broker.Publish(events.Event{Phase: events.PhaseWarning, SessionID: id, Data: map[string]any{"message": fmt.Sprintf("Image %s not attached: %s", sk.Path, strings.TrimSuffix(sk.Reason, " — image not attached"))}})
+		e.broker.Publish(events.Event{SessionID: id, Data: events.Warning{Message: fmt.Sprintf("Image %s not attached: %s", sk.Path, strings.TrimSuffix(sk.Reason, " — image not attached"))}})
 	}
 	effort, nudge := "", false
 	if rv.res.Reasoning != "" {
@@ -567,12 +567,25 @@ func (e *Engine) runPlan(ctx context.Context, p *turnPlan) (TurnResult, func(), 
 	return out, end, err
 }
 
+// resourcesEvent is the resources event's payload: the REPLs in their wire
+// shape (a nil list stays null).
+func resourcesEvent(infos []ext.ResourceInfo) events.Resources {
+	var p events.Resources
+	if infos != nil {
+		p.Resources = make([]events.Resource, len(infos))
+		for i, r := range infos {
+			p.Resources[i] = events.Resource(r)
+		}
+	}
+	return p
+}
+
 func eventWarning(id, msg string) events.Event {
-	return events.Event{Phase: events.PhaseWarning, SessionID: id, Data: map[string]any{"message": msg, "error": true}}
+	return events.Event{Phase: events.PhaseWarning, SessionID: id, Data: events.Warning{Message: msg, Error: true}}
 }
 
 func (e *Engine) publishSession(id string) {
-	e.broker.Publish(events.Event{Phase: events.PhaseSessionChanged, SessionID: id})
+	e.broker.Publish(events.Event{SessionID: id, Data: events.SessionChanged{}})
 }
 
 // recap loads the previous turns for CONVERSATION-SO-FAR.
@@ -833,7 +846,7 @@ func (h *goalHooks) Continuation(ctx context.Context) string {
 }
 
 func (e *Engine) publishGoal(g goals.Goal) {
-	e.broker.Publish(events.Event{Phase: events.PhaseGoal, SessionID: g.SessionID, Data: map[string]any{"goal": g, "revision": g.Revision}})
+	e.broker.Publish(events.Event{SessionID: g.SessionID, Data: events.Goal{Goal: events.GoalState(g), Revision: g.Revision}})
 	e.haltForGoal(g)
 }
 
@@ -858,16 +871,11 @@ func (rt *sessionRT) position() (int, int) {
 	return 0, 0
 }
 
-// callViews reads an iteration's per-call records.
+// callViews reads an iteration's per-call records (written by the loop as a
+// JSON array of events.CallRecord; older rows' errors are plain strings,
+// which CallError reads as the message).
 func callViews(it store.Iteration) []CallView {
-	var recs []struct {
-		CallID     string          `json:"call_id"`
-		Code       string          `json:"code"`
-		Output     string          `json:"output"`
-		DurationMs int64           `json:"duration_ms"`
-		Error      json.RawMessage `json:"error"`
-		Tools      []ToolView      `json:"tools"`
-	}
+	var recs []events.CallRecord
 	out := []CallView{}
 	if it.ToolCallsJSON == "" || json.Unmarshal([]byte(it.ToolCallsJSON), &recs) != nil {
 		if it.Code != "" { // a person's !cmd, or an older row
@@ -876,18 +884,12 @@ func callViews(it store.Iteration) []CallView {
 		return out
 	}
 	for _, r := range recs {
-		cv := CallView{CallID: r.CallID, Code: r.Code, Output: r.Output, DurationMs: r.DurationMs, Tools: r.Tools}
-		if cv.Tools == nil {
-			cv.Tools = []ToolView{}
+		cv := CallView{CallID: r.CallID, Code: r.Code, Output: r.Output, DurationMs: r.DurationMs, Tools: make([]ToolView, len(r.Tools))}
+		for i, tc := range r.Tools {
+			cv.Tools[i] = ToolView(tc)
 		}
-		if len(r.Error) > 0 && string(r.Error) != "null" {
-			var ce CallError
-			if json.Unmarshal(r.Error, &ce) != nil {
-				var msg string
-				_ = json.Unmarshal(r.Error, &msg)
-				ce = CallError{Phase: "error", Message: msg}
-			}
-			cv.Error = &ce
+		if r.Error != nil {
+			cv.Error = &CallError{Phase: r.Error.Phase, Message: r.Error.Message, Line: r.Error.Line, Hint: r.Error.Hint}
 		}
 		out = append(out, cv)
 	}

@@ -70,6 +70,17 @@ func waitFor(t *testing.T, ch <-chan events.Event, phase string) events.Event {
 	}
 }
 
+// payload returns e's payload as a T, failing the test when it carries
+// another one.
+func payload[T events.Payload](t *testing.T, e events.Event) T {
+	t.Helper()
+	p, ok := events.As[T](e)
+	if !ok {
+		t.Fatalf("%s event carries %T, want %T", e.Phase, e.Data, p)
+	}
+	return p
+}
+
 func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 	llm := providertest.New(
 		providertest.Reply{Code: "print('working')"},
@@ -92,7 +103,7 @@ func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 	if err != nil || !q.Queued || q.Started {
 		t.Fatalf("second message while a turn runs = %+v, %v; want queued", q, err)
 	}
-	if got := waitFor(t, ch, events.PhaseQueue).Data["queue"].([]QueuedInput); len(got) != 1 || got[0].Text != "again" || got[0].Held {
+	if got := payload[events.Queue](t, waitFor(t, ch, events.PhaseQueue)).Queue; len(got) != 1 || got[0].Text != "again" || got[0].Held {
 		t.Fatalf("queue event = %+v", got)
 	}
 	if !e.Running(id) {
@@ -107,9 +118,9 @@ func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 	if err != nil || !sr.Cancelled || len(sr.Returned) != 1 || sr.Returned[0].Text != "again" {
 		t.Fatalf("Stop = %+v, %v; want the turn cancelled and \"again\" handed back", sr, err)
 	}
-	end := waitFor(t, ch, events.PhaseTurnEnd)
-	if end.Data["status"] != "cancelled" {
-		t.Fatalf("turn-end = %v", end.Data)
+	endEv := waitFor(t, ch, events.PhaseTurnEnd)
+	if end := payload[events.TurnEnd](t, endEv); end.Status != "cancelled" {
+		t.Fatalf("turn-end = %+v", end)
 	}
 	if qs, _ := e.Queue(ctx, id); len(qs) != 0 {
 		t.Fatalf("queue after Stop = %+v", qs)
@@ -121,8 +132,8 @@ func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 	if len(tr.Turns) != 1 || tr.Turns[0].Status != "cancelled" || tr.Turns[0].Iterations[0].Output != "working\n" || tr.Session.Title != "do it" {
 		t.Fatalf("transcript = %+v", tr)
 	}
-	if tr.Seq < end.Seq {
-		t.Fatalf("snapshot seq %d older than the event it includes (%d)", tr.Seq, end.Seq)
+	if tr.Seq < endEv.Seq {
+		t.Fatalf("snapshot seq %d older than the event it includes (%d)", tr.Seq, endEv.Seq)
 	}
 }
 

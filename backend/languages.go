@@ -134,7 +134,7 @@ func (e *Engine) watch(root string) {
 		e.mu.Lock()
 		e.packs[root] = names
 		e.mu.Unlock()
-		e.broker.Publish(events.Event{Phase: events.PhasePacks, Data: map[string]any{"workspace": root, "packs": append([]string(nil), names...)}})
+		e.broker.Publish(events.Event{Data: events.Packs{Workspace: root, Packs: append([]string(nil), names...)}})
 	}, workspace.WatchOptions{Debounce: 300 * time.Millisecond})
 	if err != nil {
 		return // no watcher (too many folders, no inotify): the next turn still rescans

@@ -39,9 +39,8 @@ func TestNewFilesActivateAPackForTheNextTurn(t *testing.T) {
 	for got := false; !got; {
 		select {
 		case ev := <-ch:
-			if ev.Phase == events.PhasePacks {
-				packs, _ := ev.Data["packs"].([]string)
-				got = slices.Contains(packs, "python")
+			if p, ok := events.As[events.Packs](ev); ok {
+				got = slices.Contains(p.Packs, "python")
 			}
 		case <-deadline:
 			t.Fatal("no packs event with python after a .py file appeared")

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/visdesktop/vis/backend/events"
-	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 )
 
@@ -61,13 +60,13 @@ func TestUnresponsiveClojureREPLReachesModelAndWindow(t *testing.T) {
 	if !strings.Contains(req, "unresponsive") || !strings.Contains(req, "(+ 1 1)") {
 		t.Errorf("the model was not told the REPL is unresponsive:\n%s", req)
 	}
-	var seen *ext.ResourceInfo
+	var seen *events.Resource
 	for len(ch) > 0 {
-		ev := <-ch
-		if ev.Phase != events.PhaseResources {
+		p, ok := events.As[events.Resources](<-ch)
+		if !ok {
 			continue
 		}
-		for _, r := range ev.Data["resources"].([]ext.ResourceInfo) {
+		for _, r := range p.Resources {
 			if r.Status == "unresponsive" {
 				seen = &r
 			}

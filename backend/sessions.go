@@ -109,11 +109,11 @@ func (e *Engine) shell(ctx context.Context, id string, rt *sessionRT, req SendRe
 	if s, err := e.store.GetSession(bg, id); err == nil && s.Title == "" {
 		_ = e.store.RenameSession(bg, id, titleFrom(req.Text))
 	}
-	pub := func(phase string, data map[string]any) {
-		e.broker.Publish(events.Event{Phase: phase, SessionID: id, Turn: turn.Position, Iteration: 1, Data: data})
+	pub := func(p events.Payload) {
+		e.broker.Publish(events.Event{SessionID: id, Turn: turn.Position, Iteration: 1, Data: p})
 	}
-	pub(events.PhaseTurnStart, map[string]any{"request": req.Text, "channel": ChannelShell})
-	pub(events.PhaseFormStart, map[string]any{"code": req.Text, "shell": true})
+	pub(events.TurnStart{Request: req.Text, Channel: ChannelShell})
+	pub(events.FormStart{Code: req.Text, Shell: true})
 	started := time.Now()
 	res, runErr := tools.Shell(ctx, rt.workspace, cmd, ShellTimeout)
 	it := store.Iteration{TurnID: turn.ID, Position: 1, Code: req.Text, Output: res.Output, Started: started, Finished: time.Now(), EvalMs: time.Since(started).Milliseconds(), Status: store.IterationDone}
@@ -138,14 +138,16 @@ func (e *Engine) shell(ctx context.Context, id string, rt *sessionRT, req SendRe
 	if _, err := e.store.AddIteration(bg, it); err != nil {
 		return out, err
 	}
-	pub(events.PhaseFormResult, map[string]any{"code": req.Text, "output": res.Output, "exit_code": res.ExitCode, "duration_ms": it.EvalMs, "shell": true})
-	if err := e.store.FinishTurn(bg, turn.ID, store.TurnOutcome{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: time.Since(started).Milliseconds()}); err != nil {
+	exit := res.ExitCode
+	pub(events.FormResult{CallRecord: events.CallRecord{Code: req.Text, Output: res.Output, DurationMs: it.EvalMs}, ExitCode: &exit, Shell: true})
+	turnMs := time.Since(started).Milliseconds()
+	if err := e.store.FinishTurn(bg, turn.ID, store.TurnOutcome{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs}); err != nil {
 		return out, err
 	}
 	out.ShellResult = ShellResult{SessionID: id, Turn: turn.Position, ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut}
 	out.status = status
 	out.end = func() {
-		pub(events.PhaseTurnEnd, map[string]any{"status": status, "answer": answer, "error": errText, "iterations": 1})
+		pub(events.TurnEnd{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs})
 		e.publishSession(id)
 	}
 	return out, runErr

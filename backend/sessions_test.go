@@ -167,8 +167,8 @@ func TestStopEndsARunningShellCommand(t *testing.T) {
 	}
 	for ev := range ch {
 		if ev.SessionID == id && ev.Phase == events.PhaseTurnEnd {
-			if ev.Data["status"] != store.TurnCancelled {
-				t.Fatalf("turn-end = %v", ev.Data)
+			if end := payload[events.TurnEnd](t, ev); end.Status != store.TurnCancelled {
+				t.Fatalf("turn-end = %+v", end)
 			}
 			if e.Running(id) {
 				t.Fatal("Running is still true when turn-end is published")

@@ -218,8 +218,8 @@ func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid stri
 	pump := out
 	if pump == nil {
 		pump = startEvents(eng.Events(), func(e events.Event) {
-			if msg, _ := e.Data["message"].(string); e.Phase == events.PhaseWarning && msg != "" {
-				fmt.Fprintln(env.Stderr, "vis: warning:", msg)
+			if w, ok := events.As[events.Warning](e); ok && w.Message != "" {
+				fmt.Fprintln(env.Stderr, "vis: warning:", w.Message)
 			}
 		})
 	}

@@ -10,18 +10,28 @@
 // it or unsubscribes. Subscribers must therefore drain promptly; the window
 // bridge and the CLI both do. A subscriber that misses events (dropped deltas,
 // or a late start) reloads a snapshot and applies events with a higher Seq.
+//
+// Shapes: each phase has one payload struct (payloads.go; Payloads lists
+// them) whose json tags are the wire keys. An event is written as one flat
+// JSON object, the envelope's keys then the payload's; the CLI's --json
+// output and the window get exactly that, and the page's TypeScript types
+// (frontend/src/lib/events.gen.ts) are generated from these structs. The
+// package imports nothing of the module: shapes of other packages' values
+// (chat.Usage, goals.Goal, ext.ResourceInfo, sandbox.ToolCall) are
+// restated here and converted by the publishers.
 package events
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // Phases published by the engine. The strings are part of the CLI's --json
-// contract. The names leave the bare nouns (TurnStart, Warning, ...) to the
-// phases' payload types.
+// contract; each phase's payload is the struct of the same name (payloads.go),
+// except reasoning and content, which share Delta.
 const (
 	PhaseTurnStart      = "turn-start"
 	PhaseProviderCall   = "provider-call"
@@ -39,10 +49,10 @@ const (
 	PhaseTurnEnd        = "turn-end"
 	PhaseSessionChanged = "session-changed"
 	PhaseWarning        = "warning"
-	PhaseGoal           = "goal"      // a persisted goal change; carries "revision"
+	PhaseGoal           = "goal"      // a persisted goal change
 	PhasePacks          = "packs"     // a workspace's active language packs changed
 	PhaseResources      = "resources" // a session's REPLs changed
-	PhaseQueue          = "queue"     // a session's queue changed; carries the whole "queue"
+	PhaseQueue          = "queue"     // a session's queue changed; carries the whole queue
 )
 
 // Lossy reports whether a phase may be dropped for a slow subscriber.
@@ -54,35 +64,51 @@ func Lossy(phase string) bool {
 	return false
 }
 
-// Event is one engine event. Data holds the phase's payload; on the wire it is
-// flattened next to the envelope fields.
+// Event is one engine event: the envelope (phase, sequence number, session,
+// turn and iteration) and Data, the phase's payload (one of the structs of
+// payloads.go, see Payloads). On the wire the payload's fields sit next to
+// the envelope's.
 type Event struct {
-	Seq       int64          `json:"seq"`
-	Phase     string         `json:"event"`
-	SessionID string         `json:"session_id"`
-	Turn      int            `json:"turn,omitempty"`
-	Iteration int            `json:"iteration,omitempty"`
-	At        time.Time      `json:"-"`
-	Data      map[string]any `json:"-"`
+	Phase     string    `json:"event"`
+	Seq       int64     `json:"seq"`
+	SessionID string    `json:"session_id"`
+	Turn      int       `json:"turn,omitempty"`
+	Iteration int       `json:"iteration,omitempty"`
+	At        time.Time `json:"-"`
+	Data      Payload   `json:"-"`
 }
 
-// MarshalJSON flattens Data into the envelope: {"event":..,"seq":..,
-// "session_id":..,"turn":..,"iteration":.., ...data}. Envelope keys win.
+// MarshalJSON writes one flat object: the envelope ({"event":..,"seq":..,
+// "session_id":..,"turn":..,"iteration":..}, turn and iteration only when
+// set) followed by the payload's fields. No payload has a field named like
+// an envelope key (TestPayloadKeysAvoidTheEnvelope).
 func (e Event) MarshalJSON() ([]byte, error) {
-	m := make(map[string]any, len(e.Data)+5)
-	for k, v := range e.Data {
-		m[k] = v
+	type envelope Event // without this method; At and Data are not written
+	head, err := json.Marshal(envelope(e))
+	if err != nil || e.Data == nil {
+		return head, err
 	}
-	m["event"] = e.Phase
-	m["seq"] = e.Seq
-	m["session_id"] = e.SessionID
-	if e.Turn != 0 {
-		m["turn"] = e.Turn
+	body, err := json.Marshal(e.Data)
+	if err != nil {
+		return nil, fmt.Errorf("event %s: %w", e.Phase, err)
 	}
-	if e.Iteration != 0 {
-		m["iteration"] = e.Iteration
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("event %s: payload %T is not a JSON object", e.Phase, e.Data)
 	}
-	return json.Marshal(m)
+	if len(body) == 2 { // {}
+		return head, nil
+	}
+	out := make([]byte, 0, len(head)+len(body))
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	return append(out, body[1:]...), nil
+}
+
+// As returns e's payload as a T; ok is false when e carries another
+// payload (or none).
+func As[T Payload](e Event) (p T, ok bool) {
+	p, ok = e.Data.(T)
+	return p, ok
 }
 
 // Broker fans events out to subscribers. The zero value is not usable; call New.
@@ -125,9 +151,13 @@ func (b *Broker) Subscribe(buffer int) (<-chan Event, func()) {
 	}
 }
 
-// Publish stamps e with the next sequence number and the time, delivers it
-// under the contract above and returns the stamped event.
+// Publish stamps e with the next sequence number and the time, sets its
+// Phase from its payload (when it has one), delivers it under the contract
+// above and returns the stamped event.
 func (b *Broker) Publish(e Event) Event {
+	if e.Data != nil {
+		e.Phase = e.Data.Phase()
+	}
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	e.Seq = b.seq.Add(1)

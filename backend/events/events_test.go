@@ -10,10 +10,10 @@ func TestPublishOrdersAndFlattens(t *testing.T) {
 	b := New()
 	ch, cancel := b.Subscribe(8)
 	defer cancel()
-	b.Publish(Event{Phase: PhaseTurnStart, SessionID: "s1", Turn: 1, Data: map[string]any{"request": "hi"}})
+	b.Publish(Event{SessionID: "s1", Turn: 1, Data: TurnStart{Request: "hi"}})
 	b.Publish(Event{Phase: PhaseTurnEnd, SessionID: "s1", Turn: 1})
 	a, c := <-ch, <-ch
-	if a.Seq != 1 || c.Seq != 2 {
+	if a.Seq != 1 || c.Seq != 2 || a.Phase != PhaseTurnStart {
 		t.Fatalf("seq = %d, %d; want 1, 2", a.Seq, c.Seq)
 	}
 	raw, err := json.Marshal(a)

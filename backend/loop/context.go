@@ -427,8 +427,8 @@ func (tr *turnRun) warnCompacted(c compaction, why string) {
 		msg += " (" + why + ")"
 	}
 	msg += "; the transcript keeps everything."
-	tr.publish(events.PhaseWarning, tr.iter, map[string]any{"message": msg, "context": map[string]any{
-		"outputs_dropped": c.outputs, "turns_dropped": c.turns, "request_tokens": EstimateTokens(tr.msgs),
+	tr.publish(tr.iter, events.Warning{Message: msg, Context: &events.ContextCompaction{
+		OutputsDropped: c.outputs, TurnsDropped: c.turns, RequestTokens: EstimateTokens(tr.msgs),
 	}})
 }
 
@@ -479,7 +479,7 @@ func (tr *turnRun) overflow(pe *provider.Error) (provider.Response, error) {
 		prev = size
 		tr.warnCompacted(c, fmt.Sprintf("attempt %d of %d after the provider refused a request of about %s tokens",
 			attempt+1, MaxEmergencyFolds, thousands(int(math.Round(refused)))))
-		tr.publish(events.PhaseProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": "context-overflow"})
+		tr.publish(tr.iter, events.ProviderCall{Model: tr.t.ModelName, Reason: "context-overflow"})
 		resp, err := tr.stream()
 		var again *provider.Error
 		if err == nil || !errors.As(err, &again) || again.Kind != provider.KindContextOverflow || again.Partial {

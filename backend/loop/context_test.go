@@ -36,8 +36,8 @@ func warnings(ch <-chan events.Event) []string {
 	for {
 		select {
 		case e := <-ch:
-			if e.Phase == events.PhaseWarning {
-				out = append(out, fmt.Sprint(e.Data["message"]))
+			if w, ok := events.As[events.Warning](e); ok {
+				out = append(out, w.Message)
 			}
 		default:
 			return out

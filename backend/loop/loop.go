@@ -183,9 +183,9 @@ type Result struct {
 
 // EndEvent is the turn-end event of a finished turn.
 func EndEvent(r Result) events.Event {
-	return events.Event{Phase: events.PhaseTurnEnd, SessionID: r.SessionID, Turn: r.Turn, Data: map[string]any{
-		"status": r.Status, "answer": r.Answer, "error": r.Error,
-		"iterations": r.Iterations, "usage": r.Usage, "duration_ms": r.DurationMs,
+	return events.Event{Phase: events.PhaseTurnEnd, SessionID: r.SessionID, Turn: r.Turn, Data: events.TurnEnd{
+		Status: r.Status, Answer: r.Answer, Error: r.Error,
+		Iterations: r.Iterations, Usage: events.Usage(r.Usage), DurationMs: r.DurationMs,
 	}}
 }
 
@@ -225,7 +225,7 @@ func (r *Runner) Run(ctx context.Context, t Turn) (Result, error) {
 		r.State.live = tr.live
 		defer func() { r.State.live = nil }()
 	}
-	tr.publish(events.PhaseTurnStart, 0, map[string]any{"request": t.Request, "model": t.ModelName, "channel": t.Channel})
+	tr.publish(0, events.TurnStart{Request: t.Request, Model: t.ModelName, Channel: t.Channel})
 	tr.fitAtStart()
 	if tr.gen != tr.storedGen { // the recap was folded: store the folded prompt
 		if raw, err := json.Marshal(tr.msgs); err == nil {
@@ -289,11 +289,11 @@ type turnRun struct {
 	hint, hintKey string
 }
 
-func (tr *turnRun) publish(phase string, iter int, data map[string]any) {
+func (tr *turnRun) publish(iter int, p events.Payload) {
 	if tr.Broker == nil {
 		return
 	}
-	tr.Broker.Publish(events.Event{Phase: phase, SessionID: tr.t.SessionID, Turn: tr.pos, Iteration: iter, Data: data})
+	tr.Broker.Publish(events.Event{SessionID: tr.t.SessionID, Turn: tr.pos, Iteration: iter, Data: p})
 }
 
 // utilization is the `session["utilization"]` of the model's next
@@ -409,7 +409,7 @@ func (tr *turnRun) halting() bool {
 func (tr *turnRun) cancelled() Result {
 	var h *HaltCause
 	if errors.As(context.Cause(tr.ctx), &h) {
-		tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": true, "final": h.Message, "halted": true})
+		tr.publish(tr.iter, events.IterationFinal{Done: true, Final: h.Message, Halted: true})
 		return Result{Status: StatusHalted, Answer: h.Message}
 	}
 	return Result{Status: StatusCancelled, Answer: tr.best}
@@ -428,7 +428,7 @@ func (tr *turnRun) run() Result {
 				return Result{Status: StatusError, Error: "goal check: " + err.Error(), Answer: tr.best}
 			}
 			if msg != "" {
-				tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": true, "final": msg, "halted": true})
+				tr.publish(tr.iter, events.IterationFinal{Done: true, Final: msg, Halted: true})
 				return Result{Status: StatusHalted, Answer: msg}
 			}
 		}
@@ -436,7 +436,7 @@ func (tr *turnRun) run() Result {
 		it := store.Iteration{TurnID: tr.turnID, Position: tr.iter, Model: tr.t.ModelName, Started: tr.now()}
 		tr.fitBeforeRequest()
 		appendedFrom := len(tr.msgs)
-		tr.publish(events.PhaseProviderCall, tr.iter, map[string]any{"model": tr.t.ModelName, "reason": reason})
+		tr.publish(tr.iter, events.ProviderCall{Model: tr.t.ModelName, Reason: reason})
 		if g := tr.t.Goal; g != nil {
 			g.Request(tr.bg)
 		}
@@ -469,7 +469,7 @@ func (tr *turnRun) run() Result {
 				return tr.cancelled()
 			}
 			it.Status, it.Error, it.Prose = "error", err.Error(), resp.Content
-			tr.publish(events.PhaseIterationError, tr.iter, map[string]any{"error": err.Error(), "kind": kindOf(pe)})
+			tr.publish(tr.iter, events.IterationError{Error: err.Error(), Kind: kindOf(pe)})
 			if pe == nil || !pe.Partial {
 				// Fatal, or retries exhausted: the provider is not usable now.
 				tr.persist(it, appendedFrom)
@@ -505,8 +505,8 @@ func (tr *turnRun) run() Result {
 					it.Status, it.Prose = "done", answer
 					tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content}, chat.User(cont))
 					tr.persist(it, appendedFrom)
-					tr.publish(events.PhaseAssistantProse, tr.iter, map[string]any{"text": answer, "progress": true})
-					tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": false, "progress": true})
+					tr.publish(tr.iter, events.AssistantProse{Text: answer, Progress: true})
+					tr.publish(tr.iter, events.IterationFinal{Done: false, Progress: true})
 					reason = "goal-continuation"
 					continue
 				}
@@ -515,7 +515,7 @@ func (tr *turnRun) run() Result {
 				it.Status, it.Answer = "done", answer
 				tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content})
 				tr.persist(it, appendedFrom)
-				tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": true, "final": answer})
+				tr.publish(tr.iter, events.IterationFinal{Done: true, Final: answer})
 				return Result{Status: StatusDone, Answer: answer}
 			}
 			if answer != "" { // cut off at the output limit
@@ -532,7 +532,7 @@ func (tr *turnRun) run() Result {
 			it.Status, it.Error = "error", "empty reply"
 			tr.msgs = append(tr.msgs, chat.User(emptyReplyMessage))
 			tr.persist(it, appendedFrom)
-			tr.publish(events.PhaseIterationError, tr.iter, map[string]any{"error": "empty reply", "kind": "empty", "streak": empties})
+			tr.publish(tr.iter, events.IterationError{Error: "empty reply", Kind: "empty", Streak: empties})
 			if empties >= EmptyReplyLimit {
 				ans := tr.best
 				if ans == "" || (tr.t.Goal != nil && tr.t.Goal.Continuation(tr.bg) != "") {
@@ -557,7 +557,7 @@ func (tr *turnRun) run() Result {
 		if prose := proseBeyondCode(content, codes); prose != "" {
 			it.Prose = prose
 			tr.best = prose
-			tr.publish(events.PhaseAssistantProse, tr.iter, map[string]any{"text": prose})
+			tr.publish(tr.iter, events.AssistantProse{Text: prose})
 		}
 		if fenced {
 			tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleAssistant, Content: resp.Content})
@@ -579,7 +579,7 @@ func (tr *turnRun) run() Result {
 		if stopped {
 			return tr.cancelled()
 		}
-		tr.publish(events.PhaseIterationFinal, tr.iter, map[string]any{"done": false})
+		tr.publish(tr.iter, events.IterationFinal{Done: false})
 		reason = "tool-result"
 	}
 }
@@ -597,17 +597,17 @@ func (tr *turnRun) stream() (provider.Response, error) {
 		Messages:        tr.msgs,
 		ReasoningEffort: tr.t.ReasoningEffort,
 		OnRetry: func(ri provider.RetryInfo) {
-			tr.publish(events.PhaseProviderRetry, tr.iter, map[string]any{"attempt": ri.Attempt, "delay_ms": ri.Delay.Milliseconds(), "error": errString(ri.Err)})
+			tr.publish(tr.iter, events.ProviderRetry{Attempt: ri.Attempt, DelayMs: ri.Delay.Milliseconds(), Error: errString(ri.Err)})
 		},
 	}
 	return tr.Provider.Stream(tr.ctx, req, func(d provider.Delta) {
 		switch d.Kind {
 		case "reasoning":
-			tr.publish(events.PhaseReasoning, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
+			tr.publish(tr.iter, events.Delta{Delta: d.Text, Text: d.Total, Reasoning: true})
 		case "content":
-			tr.publish(events.PhaseContent, tr.iter, map[string]any{"delta": d.Text, "text": d.Total})
+			tr.publish(tr.iter, events.Delta{Delta: d.Text, Text: d.Total})
 		case "tool":
-			tr.publish(events.PhaseToolPreview, tr.iter, map[string]any{"index": d.ToolIndex, "code": partialCode(d.Total)})
+			tr.publish(tr.iter, events.ToolPreview{Index: d.ToolIndex, Code: partialCode(d.Total)})
 		}
 	})
 }
@@ -620,47 +620,46 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 	defer func() { it.EvalMs = tr.now().Sub(evalStart).Milliseconds() }()
 	results := make([]string, len(progs))
 	var codes, outputs, errs []string
-	var records []map[string]any
+	var records []events.CallRecord
 	stopped := false
 	for i, p := range progs {
 		header := fmt.Sprintf("# t%d/i%d", tr.pos, tr.iter)
 		if len(progs) > 1 {
 			header += fmt.Sprintf(" (call %d of %d)", i+1, len(progs))
 		}
-		rec := map[string]any{"call_id": p.CallID, "code": p.Code}
+		rec := events.CallRecord{CallID: p.CallID, Code: p.Code}
 		var body string
 		switch {
 		case stopped:
 			body = "✗ cancelled error: the turn was cancelled before this program ran"
-			rec["error"] = map[string]any{"phase": "cancelled", "message": "the turn was cancelled before this program ran"}
+			rec.Error = &events.CallError{Phase: "cancelled", Message: "the turn was cancelled before this program ran"}
 		case p.Reject != "":
 			body = "✗ preflight error: " + p.Reject
-			rec["error"] = map[string]any{"phase": "preflight", "message": p.Reject}
+			rec.Error = &events.CallError{Phase: "preflight", Message: p.Reject}
 			errs = append(errs, body)
-			tr.publish(events.PhaseFormResult, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "error": map[string]any{"phase": "preflight", "message": p.Reject}})
+			tr.publish(tr.iter, events.FormResult{CallRecord: rec})
 		default:
 			codes = append(codes, p.Code)
-			tr.publish(events.PhaseFormStart, tr.iter, map[string]any{"call_id": p.CallID, "code": p.Code, "index": i})
+			tr.publish(tr.iter, events.FormStart{CallID: p.CallID, Code: p.Code, Index: i})
 			view := tr.t.View(tr.pos, tr.iter, tr.utilization(tr.iter-1))
 			res := tr.Exec.Exec(tr.ctx, p.Code, view)
 			body = res.Wire()
-			rec["output"], rec["duration_ms"] = res.Output, res.Duration.Milliseconds()
-			if len(res.Tools) > 0 {
-				rec["tools"] = res.Tools
-			}
-			data := map[string]any{"call_id": p.CallID, "code": p.Code, "output": res.Output, "clipped": res.Clipped, "duration_ms": res.Duration.Milliseconds()}
+			rec.Output, rec.DurationMs = res.Output, res.Duration.Milliseconds()
 			if res.Output != "" {
 				outputs = append(outputs, res.Output)
 			}
 			if res.Err != nil {
-				e := map[string]any{"phase": res.Err.Phase, "message": res.Err.Message, "line": res.Err.Line, "hint": res.Err.Hint}
-				data["error"], rec["error"] = e, e
+				rec.Error = &events.CallError{Phase: res.Err.Phase, Message: res.Err.Message, Line: res.Err.Line, Hint: res.Err.Hint}
 				errs = append(errs, fmt.Sprintf("%s error: %s", res.Err.Phase, res.Err.Message))
 				if res.Err.Phase == "cancelled" || tr.ctx.Err() != nil {
 					stopped = true
 				}
 			}
-			tr.publish(events.PhaseFormResult, tr.iter, data)
+			// The event leaves the tools out: tool-start and tool-end sent them.
+			tr.publish(tr.iter, events.FormResult{CallRecord: rec, Clipped: res.Clipped})
+			for _, tc := range res.Tools {
+				rec.Tools = append(rec.Tools, events.ToolCall(tc))
+			}
 		}
 		results[i] = header + "\n" + body
 		records = append(records, rec)
@@ -698,7 +697,7 @@ func (tr *turnRun) persist(it store.Iteration, appendedFrom int) {
 	it.AppendedJSON = mustJSON(tr.msgs[appendedFrom:])
 	it.RequestJSON = tr.sentJSON
 	if _, err := tr.Store.AddIteration(tr.bg, it); err != nil {
-		tr.publish(events.PhaseIterationError, tr.iter, map[string]any{"error": "could not save the iteration: " + err.Error(), "kind": "store"})
+		tr.publish(tr.iter, events.IterationError{Error: "could not save the iteration: " + err.Error(), Kind: "store"})
 		return
 	}
 	if tr.sentJSON != "" {
