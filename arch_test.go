@@ -105,6 +105,12 @@ var archLayers = []archLayer{
 			"main": {"app", "app/cli", "backend"},
 		},
 	},
+	{
+		doc: "7 developer tools, run by go run / go generate and never imported: the TypeScript generator of the event shapes",
+		pkgs: map[string][]string{
+			"tools/tsgen": {"backend/events"},
+		},
+	},
 }
 
 // archOwners: each third-party module and the only packages that may import

@@ -21,6 +21,8 @@
 // restated here and converted by the publishers.
 package events
 
+//go:generate go run ../../tools/tsgen
+
 import (
 	"encoding/json"
 	"fmt"
