@@ -460,7 +460,7 @@ func (a *App) Stop(sessionID string) (Stopped, error) {
 	r, err := a.eng.Stop(ctx, sessionID)
 	out := Stopped{Cancelled: r.Cancelled, Returned: []ReturnedInput{}}
 	for _, q := range r.Returned {
-		ri := ReturnedInput{Text: q.Text, Images: []ImageInput{}}
+		ri := ReturnedInput{ID: q.ID, Text: q.Text, Images: []ImageInput{}}
 		for _, im := range q.Images {
 			ri.Images = append(ri.Images, encodeImage(im))
 		}

@@ -333,8 +333,8 @@ func TestStopHandsTheQueueBack(t *testing.T) {
 	eng := newFakeEngine()
 	eng.running["s1"] = true
 	eng.stop = backend.StopResult{Cancelled: true, Returned: []backend.ReturnedInput{
-		{Text: "then this", Images: []attach.Input{{Name: "a.png", Bytes: []byte("PNG")}, {Path: "/tmp/b.png", Name: "b.png"}}},
-		{Text: "and this", Images: []attach.Input{}},
+		{ID: 4, Text: "then this", Images: []attach.Input{{Name: "a.png", Bytes: []byte("\x89PNG\r\n\x1a\n")}, {Path: "/tmp/b.png", Name: "b.png"}}},
+		{ID: 5, Text: "and this", Images: []attach.Input{}},
 	}}
 	a := New(eng, Options{Home: t.TempDir()})
 	if !a.Running("s1") || a.Running("s2") {
@@ -345,8 +345,8 @@ func TestStopHandsTheQueueBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Stopped{Cancelled: true, Returned: []ReturnedInput{
-		{Text: "then this", Images: []ImageInput{{Name: "a.png", DataBase64: "UE5H"}, {Path: "/tmp/b.png", Name: "b.png"}}},
-		{Text: "and this", Images: []ImageInput{}},
+		{ID: 4, Text: "then this", Images: []ImageInput{{Name: "a.png", DataBase64: "data:image/png;base64,iVBORw0KGgo="}, {Path: "/tmp/b.png", Name: "b.png"}}},
+		{ID: 5, Text: "and this", Images: []ImageInput{}},
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Stop (-want +got):\n%s", diff)

@@ -180,8 +180,10 @@ type Stopped struct {
 	Returned  []ReturnedInput `json:"returned"`
 }
 
-// ReturnedInput is a queued message handed back: its text and images.
+// ReturnedInput is a queued message handed back: its queue id, text and
+// images (pasted ones as data: URLs with their media type).
 type ReturnedInput struct {
+	ID     int64        `json:"id"`
 	Text   string       `json:"text"`
 	Images []ImageInput `json:"images"`
 }

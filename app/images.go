@@ -12,6 +12,7 @@ package app
 import (
 	"encoding/base64"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 
@@ -52,7 +53,8 @@ func (a *App) SubmitWithImages(sessionID, workspace, text string, images []Image
 // encodeImage is an image of a queued message handed back to the page.
 func encodeImage(in attach.Input) ImageInput {
 	if len(in.Bytes) > 0 {
-		return ImageInput{Name: in.Name, DataBase64: base64.StdEncoding.EncodeToString(in.Bytes)}
+		url := "data:" + http.DetectContentType(in.Bytes) + ";base64," + base64.StdEncoding.EncodeToString(in.Bytes)
+		return ImageInput{Name: in.Name, DataBase64: url}
 	}
 	return ImageInput{Path: in.Path, Name: in.Name}
 }

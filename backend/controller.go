@@ -90,7 +90,10 @@ var ErrNothingQueued = errors.New("nothing is queued in this session")
 // job is one unit of work a session's owner runs: a model turn, a person's
 // `!cmd`, or a goal's turn. done closes when it ended (or left the queue).
 type job struct {
-	kind    string // store.QueueTurn, QueueShell, QueueGoalSet, QueueGoalResume
+	kind string // store.QueueTurn, QueueShell, QueueGoalSet, QueueGoalResume
+	// goalSet: a goal-set job's goal was set when it was dispatched; one that
+	// waited in the queue sets its goal (from its text) when its turn comes.
+	goalSet bool
 	req     SendRequest
 	queueID int64
 	done    chan struct{}
@@ -277,6 +280,16 @@ func (e *Engine) goalAction(ctx context.Context, req SendRequest, g GoalInput, t
 		return Accepted{SessionID: id}, fmt.Errorf("session %s: %w", id, err)
 	}
 	cmd := goals.Command{Action: g.Action, Objective: g.Objective, Budget: g.Budget}
+	if g.Action == goals.ActionSet && e.busy(ctx, id) {
+		// A goal set while a turn runs takes effect when its turn comes, as
+		// the message it is: until then the running turn's goal is untouched,
+		// and taking the input out of the queue sets nothing.
+		req.Text = typed
+		if req.Text == "" {
+			req.Text = goalText(cmd)
+		}
+		return e.submit(ctx, id, rt, newJob(store.QueueGoalSet, req))
+	}
 	res, err := e.goals.Apply(ctx, id, cmd)
 	if err != nil {
 		var ce *goals.CommandError
@@ -297,13 +310,24 @@ func (e *Engine) goalAction(ctx context.Context, req SendRequest, g GoalInput, t
 	if req.Text == "" {
 		req.Text = goalText(cmd)
 	}
-	kind := store.QueueGoalSet
+	j := newJob(store.QueueGoalSet, req)
+	j.goalSet = true
 	if g.Action == goals.ActionResume {
-		kind = store.QueueGoalResume
+		j.kind = store.QueueGoalResume
 	}
-	s, err := e.submit(ctx, id, rt, newJob(kind, req))
+	s, err := e.submit(ctx, id, rt, j)
 	s.Text, s.Goal = a.Text, a.Goal
 	return s, err
+}
+
+// busy reports whether the session runs a turn or has a queue: an input
+// now would wait.
+func (e *Engine) busy(ctx context.Context, id string) bool {
+	if e.Running(id) {
+		return true
+	}
+	qs, err := e.store.ListQueue(ctx, id)
+	return err != nil || len(qs) > 0
 }
 
 // goalText is the request a goal action from the panel or the CLI puts in
@@ -416,6 +440,7 @@ func (e *Engine) enqueue(ctx context.Context, id string, rt *sessionRT, j *job, 
 func jobOf(rt *sessionRT, q store.Queued) *job {
 	if j, ok := rt.ctl.waiting[q.ID]; ok {
 		delete(rt.ctl.waiting, q.ID)
+		j.kind, j.req.Text = q.Kind, q.Text // as edited while it waited
 		return j
 	}
 	var imgs []queuedImage
@@ -615,6 +640,7 @@ type QueuedInput = events.QueuedInput
 // ReturnedInput is a queued input handed back to the person (Stop): its
 // text and the images that went with it.
 type ReturnedInput struct {
+	ID     int64          `json:"id"` // the queued input's id
 	Text   string         `json:"text"`
 	Images []attach.Input `json:"images"`
 }
@@ -650,17 +676,51 @@ func (e *Engine) publishQueue(id string) {
 // EditQueued replaces a queued input's text; blank text removes it. A
 // queued input that already left the queue is ErrNotFound.
 func (e *Engine) EditQueued(ctx context.Context, sessionID string, id int64, text string) error {
-	var err error
 	if strings.TrimSpace(text) == "" {
-		err = e.store.RemoveQueued(ctx, sessionID, id)
-	} else {
-		err = e.store.EditQueued(ctx, sessionID, id, text)
+		if err := e.store.RemoveQueued(ctx, sessionID, id); err != nil {
+			return err
+		}
+		e.publishQueue(sessionID)
+		return nil
 	}
+	qs, err := e.store.ListQueue(ctx, sessionID)
 	if err != nil {
+		return err
+	}
+	var cur *store.Queued
+	for i := range qs {
+		if qs[i].ID == id {
+			cur = &qs[i]
+		}
+	}
+	if cur == nil {
+		return fmt.Errorf("queued input %d: %w", id, store.ErrNotFound)
+	}
+	// The edit is classified as a new input would be: a message may become a
+	// `!cmd` and back, never a command, and a goal's turn is not edited.
+	kind := store.QueueTurn
+	switch k, _ := classify(text); {
+	case cur.Kind == store.QueueGoalSet || cur.Kind == store.QueueGoalResume:
+		return errors.New("a queued goal turn cannot be edited: remove it, and set the goal again")
+	case k == inputCommand:
+		return errors.New("a queued message cannot become a command: remove it and type the command when no turn runs")
+	case k == inputShell:
+		if queuedImages(*cur) > 0 {
+			return errors.New("images go with a message to the model, not with a command; remove the leading \"!\"")
+		}
+		kind = store.QueueShell
+	}
+	if err := e.store.EditQueued(ctx, sessionID, id, text, kind); err != nil {
 		return err
 	}
 	e.publishQueue(sessionID)
 	return nil
+}
+
+func queuedImages(q store.Queued) int {
+	var imgs []json.RawMessage
+	_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
+	return len(imgs)
 }
 
 // RemoveQueued takes an input out of the queue.
@@ -730,7 +790,7 @@ func (e *Engine) Stop(ctx context.Context, sessionID string) (StopResult, error)
 	for _, q := range qs {
 		var imgs []queuedImage
 		_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
-		r := ReturnedInput{Text: q.Text, Images: []attach.Input{}}
+		r := ReturnedInput{ID: q.ID, Text: q.Text, Images: []attach.Input{}}
 		for _, im := range imgs {
 			r.Images = append(r.Images, attach.Input{Path: im.Path, Name: im.Name, Bytes: im.Bytes, ID: im.ID})
 		}

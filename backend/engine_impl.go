@@ -430,6 +430,19 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 			return nil, fmt.Errorf("goal: %w", err)
 		}
 	case store.QueueGoalSet, store.QueueGoalResume:
+		if j.kind == store.QueueGoalSet && !j.goalSet {
+			// It waited in the queue: its goal is set now, from its text.
+			args, _ := goals.CutCommand(strings.TrimSpace(req.Text))
+			c, err := goals.ParseCommand(args)
+			if err == nil && c.Action == goals.ActionSet {
+				_, err = e.goals.Set(bg, id, c.Objective, c.Budget)
+			} else if err == nil {
+				err = fmt.Errorf("%q does not set a goal", req.Text)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("goal: %w", err)
+			}
+		}
 		g, ok, err := e.goals.Get(bg, id)
 		if err != nil {
 			return nil, fmt.Errorf("goal: %w", err)

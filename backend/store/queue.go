@@ -165,11 +165,11 @@ func (s *Store) TakeQueue(ctx context.Context, sessionID string) ([]Queued, erro
 	return out, nil
 }
 
-// EditQueued replaces a queued input's text; ErrNotFound when it is gone
-// (sent or taken back meanwhile).
-func (s *Store) EditQueued(ctx context.Context, sessionID string, id int64, text string) error {
+// EditQueued replaces a queued input's text and kind; ErrNotFound when it
+// is gone (sent or taken back meanwhile).
+func (s *Store) EditQueued(ctx context.Context, sessionID string, id int64, text, kind string) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE queue SET text = ? WHERE id = ? AND session_id = ?`, text, id, sessionID)
+		res, err := tx.ExecContext(ctx, `UPDATE queue SET text = ?, kind = ? WHERE id = ? AND session_id = ?`, text, kind, id, sessionID)
 		if err != nil {
 			return err
 		}

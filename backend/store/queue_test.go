@@ -37,10 +37,10 @@ func TestQueue(t *testing.T) {
 	if _, err := s.Enqueue(ctx, Queued{SessionID: a.ID, Kind: "bogus", Text: "x"}); err == nil {
 		t.Error("a queued input of an unknown kind was stored")
 	}
-	if err := s.EditQueued(ctx, a.ID, q3.ID, "third, edited"); err != nil {
+	if err := s.EditQueued(ctx, a.ID, q3.ID, "third, edited", QueueTurn); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.EditQueued(ctx, b.ID, q3.ID, "wrong session"); !errors.Is(err, ErrNotFound) {
+	if err := s.EditQueued(ctx, b.ID, q3.ID, "wrong session", QueueTurn); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EditQueued through another session = %v, want ErrNotFound", err)
 	}
 	got, _ := s.ListQueue(ctx, a.ID)

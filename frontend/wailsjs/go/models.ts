@@ -482,6 +482,7 @@ export namespace app {
 	    }
 	}
 	export class ReturnedInput {
+	    id: number;
 	    text: string;
 	    images: ImageInput[];
 	
@@ -491,6 +492,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
 	        this.text = source["text"];
 	        this.images = this.convertValues(source["images"], ImageInput);
 	    }
