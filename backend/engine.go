@@ -9,6 +9,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/events"
 )
 
 // Channels a turn can run in. The CLI channel adds the CLI-AUTONOMOUS block.
@@ -29,32 +30,17 @@ type SessionInfo struct {
 	Updated   time.Time `json:"updated"`
 }
 
+// CallView is one python_execution call of an iteration: its program, what
+// it printed, why it failed and the tools it called. It is the program-call
+// record itself, defined once in events (the loop stores it, the
+// form-result event carries it, the transcript reads it back).
+type CallView = events.CallRecord
+
 // CallError is why one program failed.
-type CallError struct {
-	Phase   string `json:"phase"`
-	Message string `json:"message"`
-	Line    int    `json:"line,omitempty"`
-	Hint    string `json:"hint,omitempty"`
-}
+type CallError = events.CallError
 
 // ToolView is one tool the program called (a card in the transcript).
-type ToolView struct {
-	Name       string `json:"name"`
-	Args       string `json:"args"`
-	DurationMs int64  `json:"duration_ms"`
-	Error      string `json:"error,omitempty"`
-}
-
-// CallView is one python_execution call of an iteration: its program and
-// what that printed.
-type CallView struct {
-	CallID     string     `json:"call_id"`
-	Code       string     `json:"code"`
-	Output     string     `json:"output,omitempty"`
-	Error      *CallError `json:"error,omitempty"`
-	DurationMs int64      `json:"duration_ms"`
-	Tools      []ToolView `json:"tools"`
-}
+type ToolView = events.ToolCall
 
 // IterationView is one provider round trip and the program it ran.
 type IterationView struct {

@@ -889,24 +889,18 @@ func (rt *sessionRT) position() (int, int) {
 // which CallError reads as the message).
 func callViews(it store.Iteration) []CallView {
 	var recs []events.CallRecord
-	out := []CallView{}
 	if it.ToolCallsJSON == "" || json.Unmarshal([]byte(it.ToolCallsJSON), &recs) != nil {
 		if it.Code != "" { // a person's !cmd, or an older row
-			out = append(out, CallView{Code: it.Code, Output: it.Output, Tools: []ToolView{}})
+			return []CallView{{Code: it.Code, Output: it.Output, Tools: []ToolView{}}}
 		}
-		return out
+		return []CallView{}
 	}
-	for _, r := range recs {
-		cv := CallView{CallID: r.CallID, Code: r.Code, Output: r.Output, DurationMs: r.DurationMs, Tools: make([]ToolView, len(r.Tools))}
-		for i, tc := range r.Tools {
-			cv.Tools[i] = ToolView(tc)
+	for i := range recs {
+		if recs[i].Tools == nil {
+			recs[i].Tools = []ToolView{}
 		}
-		if r.Error != nil {
-			cv.Error = &CallError{Phase: r.Error.Phase, Message: r.Error.Message, Line: r.Error.Line, Hint: r.Error.Hint}
-		}
-		out = append(out, cv)
 	}
-	return out
+	return recs
 }
 
 func titleFrom(text string) string {
