@@ -72,8 +72,9 @@ type Accepted struct {
 	Started bool  `json:"started"`
 	Queued  bool  `json:"queued"`
 	QueueID int64 `json:"queue_id,omitempty"`
-	// Elsewhere: another process runs the session's turn and was handed
-	// the input; it runs it there.
+	// Elsewhere: it waits because another Vis process (the window, or
+	// another vis command) runs the session's turn; it starts when that
+	// process lets the session go.
 	Elsewhere bool `json:"elsewhere,omitempty"`
 	// Text is a command's printed result (/help, /goal alone, a control).
 	Text string `json:"text,omitempty"`
@@ -110,6 +111,7 @@ type control struct {
 	running *job
 	cancel  context.CancelCauseFunc
 	ticket  goals.Ticket // the goal as the running turn started
+	polling bool         // a goroutine waits for another process to free the session
 	// waiting are queued jobs of this process, by queue id: a foreground
 	// caller waits on their done.
 	waiting map[int64]*job
@@ -136,9 +138,6 @@ func (e *Engine) Run(ctx context.Context, sessionID string, in Input) (TurnResul
 		return TurnResult{SessionID: a.SessionID}, err
 	}
 	if a.job == nil {
-		if a.Elsewhere {
-			return e.awaitElsewhere(ctx, a)
-		}
 		return TurnResult{SessionID: a.SessionID, Status: "done", Answer: a.Text}, nil
 	}
 	select {
@@ -327,7 +326,11 @@ func (e *Engine) busy(ctx context.Context, id string) bool {
 		return true
 	}
 	qs, err := e.store.ListQueue(ctx, id)
-	return err != nil || len(qs) > 0
+	if err != nil || len(qs) > 0 {
+		return true
+	}
+	other, err := e.store.ClaimedElsewhere(ctx, id)
+	return err != nil || other != ""
 }
 
 // goalText is the request a goal action from the panel or the CLI puts in
@@ -351,9 +354,10 @@ func goalText(c goals.Command) string {
 	return "/goal " + c.String()
 }
 
-// submit starts j when the session is idle, else queues it. An input for a
-// session whose turn another live process runs is handed to that process's
-// queue.
+// submit starts j when the session is idle, else queues it. A session
+// whose turns another live process runs (it holds the session's claim) is
+// busy too: j waits in the queue, and this process polls the claim and
+// starts the queue once it is free.
 func (e *Engine) submit(ctx context.Context, id string, rt *sessionRT, j *job) (Accepted, error) {
 	kind := KindTurn
 	if j.kind == store.QueueShell {
@@ -363,42 +367,115 @@ func (e *Engine) submit(ctx context.Context, id string, rt *sessionRT, j *job) (
 	rt.ctlMu.Lock()
 	defer rt.ctlMu.Unlock()
 	if rt.ctl.running == nil {
-		// A queue left by a process that is gone (or held) goes first: the
-		// new input joins its end and the whole queue drains.
 		qs, err := e.store.ListQueue(ctx, id)
 		if err != nil {
 			return Accepted{SessionID: id}, err
 		}
 		if len(qs) == 0 {
-			if other, err := e.store.RunningElsewhere(ctx, id); err != nil {
+			other, err := e.store.ClaimSession(ctx, id)
+			if err != nil {
 				return Accepted{SessionID: id}, err
-			} else if other != "" {
-				q, err := e.enqueue(ctx, id, rt, j, other)
-				if err != nil {
-					return Accepted{SessionID: id}, err
-				}
-				return Accepted{SessionID: id, Kind: kind, Queued: true, QueueID: q.ID, Elsewhere: true}, nil
 			}
-			e.start(rt, id, j)
-			a.Started = true
-			return a, nil
-		}
-		if _, err := e.store.AdoptQueue(ctx, id); err != nil {
+			if other == "" {
+				e.start(rt, id, j)
+				a.Started = true
+				return a, nil
+			}
+			a.Elsewhere = true
+		} else if _, err := e.store.AdoptQueue(ctx, id); err != nil {
+			// A queue left by a process that is gone (held) goes first: the
+			// new input joins its end and the whole queue drains.
 			return Accepted{SessionID: id}, err
 		}
 	}
-	q, err := e.enqueue(ctx, id, rt, j, "")
+	q, err := e.enqueue(ctx, id, rt, j)
 	if err != nil {
 		return Accepted{SessionID: id}, err
 	}
 	a.Queued, a.QueueID = true, q.ID
 	if rt.ctl.running == nil {
-		if next := e.takeNext(id, rt); next != nil {
-			e.start(rt, id, next)
-		}
+		e.drain(rt, id)
 	}
 	return a, nil
 }
+
+// drain starts the session's next queued input when this process may: it
+// owns the head of the queue and holds (or gets) the session's claim. When
+// another live process holds the claim or the head, it polls until they
+// are free. The caller holds rt.ctlMu and no job runs.
+func (e *Engine) drain(rt *sessionRT, id string) {
+	ctx := context.WithoutCancel(e.ctx)
+	qs, err := e.store.ListQueue(ctx, id)
+	if err != nil || len(qs) == 0 {
+		_ = e.store.ReleaseSession(ctx, id)
+		return
+	}
+	head := qs[0]
+	if head.Held && !head.OwnerAlive {
+		// Left by a process that is gone: it waits for the person (Send),
+		// and everything behind it with it.
+		_ = e.store.ReleaseSession(ctx, id)
+		return
+	}
+	if !head.Held {
+		if other, err := e.store.ClaimSession(ctx, id); err == nil && other == "" {
+			if j := e.takeNext(id, rt); j != nil {
+				e.start(rt, id, j)
+				return
+			}
+		}
+	} else {
+		_ = e.store.ReleaseSession(ctx, id) // the head is another process's: let it run
+	}
+	if rt.ctl.polling || e.ctx.Err() != nil {
+		return
+	}
+	rt.ctl.polling = true
+	e.wg.Add(1)
+	go func() { // owner: the engine (e.wg); ends when the queue starts, empties or e.ctx ends
+		defer e.wg.Done()
+		tick := time.NewTicker(claimPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-e.ctx.Done():
+				return
+			case <-tick.C:
+			}
+			rt.ctlMu.Lock()
+			if rt.ctl.running != nil {
+				rt.ctl.polling = false // the job that runs drains after it
+				rt.ctlMu.Unlock()
+				return
+			}
+			qs, err := e.store.ListQueue(ctx, id)
+			own := false
+			for _, q := range qs {
+				own = own || !q.Held
+			}
+			if err != nil || !own {
+				rt.ctl.polling = false // nothing of ours waits
+				rt.ctlMu.Unlock()
+				return
+			}
+			if !qs[0].Held {
+				if other, err := e.store.ClaimSession(ctx, id); err == nil && other == "" {
+					if j := e.takeNext(id, rt); j != nil {
+						rt.ctl.polling = false
+						e.start(rt, id, j)
+						rt.ctlMu.Unlock()
+						return
+					}
+				}
+			}
+			rt.ctlMu.Unlock()
+		}
+	}()
+}
+
+// claimPoll is how often a process whose input waits for another process's
+// turn checks whether the session is free.
+const claimPoll = 200 * time.Millisecond
 
 // queuedImage is how an image offered with a queued input is kept.
 type queuedImage struct {
@@ -408,9 +485,9 @@ type queuedImage struct {
 	ID    int64  `json:"id,omitempty"`
 }
 
-// enqueue puts j in the session's queue (owner "": this process, which
-// drains it; else the process it is handed to). The caller holds rt.ctlMu.
-func (e *Engine) enqueue(ctx context.Context, id string, rt *sessionRT, j *job, owner string) (store.Queued, error) {
+// enqueue puts j at the end of the session's queue, owned by this
+// process, which drains it. The caller holds rt.ctlMu.
+func (e *Engine) enqueue(ctx context.Context, id string, rt *sessionRT, j *job) (store.Queued, error) {
 	imgs := make([]queuedImage, 0, len(j.req.Images))
 	for _, in := range j.req.Images {
 		imgs = append(imgs, queuedImage{Path: in.Path, Name: in.Name, Bytes: in.Bytes, ID: in.ID})
@@ -420,17 +497,15 @@ func (e *Engine) enqueue(ctx context.Context, id string, rt *sessionRT, j *job, 
 		return store.Queued{}, err
 	}
 	q, err := e.store.Enqueue(ctx, store.Queued{SessionID: id, Kind: j.kind, Text: j.req.Text, ImagesJSON: string(raw),
-		Channel: j.req.Channel, Model: j.req.Model, BaseURL: j.req.BaseURL, Owner: owner})
+		Channel: j.req.Channel, Model: j.req.Model, BaseURL: j.req.BaseURL})
 	if err != nil {
 		return store.Queued{}, err
 	}
 	j.queueID = q.ID
-	if owner == "" {
-		if rt.ctl.waiting == nil {
-			rt.ctl.waiting = map[int64]*job{}
-		}
-		rt.ctl.waiting[q.ID] = j
+	if rt.ctl.waiting == nil {
+		rt.ctl.waiting = map[int64]*job{}
 	}
+	rt.ctl.waiting[q.ID] = j
 	e.publishQueue(id)
 	return q, nil
 }
@@ -496,9 +571,14 @@ func (e *Engine) start(rt *sessionRT, id string, j *job) {
 			rt.ctlMu.Lock()
 			j = nil
 			if rt.ctl.running == nil {
-				if j = e.takeNext(id, rt); j != nil {
+				if qs, err := e.store.ListQueue(context.WithoutCancel(e.ctx), id); err == nil && len(qs) > 0 && !qs[0].Held {
+					j = e.takeNext(id, rt) // still this process's claim
+				}
+				if j != nil {
 					rctx, cancel = context.WithCancelCause(e.ctx)
 					rt.ctl.running, rt.ctl.cancel = j, cancel
+				} else {
+					e.drain(rt, id) // releases the claim, or polls for another process's head
 				}
 			}
 			rt.ctlMu.Unlock()
@@ -752,14 +832,11 @@ func (e *Engine) ReleaseQueue(ctx context.Context, sessionID string) error {
 	}
 	rt.ctlMu.Lock()
 	defer rt.ctlMu.Unlock()
-	if rt.ctl.running == nil {
-		if j := e.takeNext(sessionID, rt); j != nil {
-			e.start(rt, sessionID, j)
-			return nil
-		}
-	}
 	if n > 0 {
 		e.publishQueue(sessionID)
+	}
+	if rt.ctl.running == nil {
+		e.drain(rt, sessionID)
 	}
 	return nil
 }
@@ -809,86 +886,18 @@ func (e *Engine) Stop(ctx context.Context, sessionID string) (StopResult, error)
 	return res, nil
 }
 
-// awaitElsewhere follows an input handed to another process: it waits for
-// the input to leave that process's queue, then for the turn it started
-// (the first turn started after, with the same request) to end.
-func (e *Engine) awaitElsewhere(ctx context.Context, a Accepted) (TurnResult, error) {
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	var text string
-	var after int
-	if qs, err := e.store.ListQueue(ctx, a.SessionID); err == nil {
-		for _, q := range qs {
-			if q.ID == a.QueueID {
-				text = q.Text
-			}
-		}
-	}
-	if turns, err := e.store.ListTurns(ctx, a.SessionID); err == nil && len(turns) > 0 {
-		after = turns[len(turns)-1].Position
-	}
-	var gone time.Time // when the input left the queue with no turn of it seen
-	for {
-		select {
-		case <-ctx.Done():
-			return TurnResult{SessionID: a.SessionID, Status: store.TurnCancelled}, nil
-		case <-tick.C:
-		}
-		qs, err := e.store.ListQueue(ctx, a.SessionID)
-		if err != nil {
-			return TurnResult{SessionID: a.SessionID}, err
-		}
-		queued := false
-		for _, q := range qs {
-			if q.ID == a.QueueID {
-				queued = true
-				if !q.OwnerAlive {
-					return TurnResult{SessionID: a.SessionID, Status: store.TurnCancelled},
-						errors.New("the process that ran this session's turn ended before sending the queued input; it waits in the session's queue")
-				}
-			}
-		}
-		if queued {
-			continue
-		}
-		turns, err := e.store.ListTurns(ctx, a.SessionID)
-		if err != nil {
-			return TurnResult{SessionID: a.SessionID}, err
-		}
-		found := false
-		for _, t := range turns {
-			if t.Position <= after || t.Request != text {
-				continue
-			}
-			found = true
-			if t.Status != store.TurnRunning {
-				return TurnResult{SessionID: a.SessionID, Turn: t.Position, Status: t.Status, Answer: t.Answer, Error: t.Error, Iterations: t.Iterations, Usage: t.Usage}, nil
-			}
-		}
-		if !found {
-			// Taken back (Stop), or its turn not recorded yet: give it a few
-			// seconds, then stop following once no turn runs there.
-			if gone.IsZero() {
-				gone = time.Now()
-			}
-			if other, err := e.store.RunningElsewhere(ctx, a.SessionID); err == nil && other == "" && time.Since(gone) > 5*time.Second {
-				return TurnResult{SessionID: a.SessionID, Status: store.TurnCancelled}, nil
-			}
-		}
-	}
-}
-
-// releaseWaiters ends every queued job a caller still waits for (the engine
-// closes): their inputs stay queued in the store, held until a process
-// sends them.
+// releaseWaiters ends every queued job a caller still waits for and gives
+// up this process's session claims (the engine closes): queued inputs stay
+// in the store, held until a process sends them.
 func (e *Engine) releaseWaiters() {
 	e.mu.Lock()
-	rts := make([]*sessionRT, 0, len(e.sessions))
-	for _, rt := range e.sessions {
-		rts = append(rts, rt)
+	rts := make(map[string]*sessionRT, len(e.sessions))
+	for id, rt := range e.sessions {
+		rts[id] = rt
 	}
 	e.mu.Unlock()
-	for _, rt := range rts {
+	for id, rt := range rts {
+		_ = e.store.ReleaseSession(context.Background(), id)
 		rt.ctlMu.Lock()
 		for qid, j := range rt.ctl.waiting {
 			delete(rt.ctl.waiting, qid)

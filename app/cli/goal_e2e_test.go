@@ -289,3 +289,65 @@ func goalJSON(t *testing.T, e *env) map[string]any {
 	}
 	return g
 }
+
+// Two processes never run turns of one session at once: a `vis run
+// --continue` while another process's turn runs waits in the session's
+// queue, runs when that turn ends, and prints its own answer.
+func TestSecondProcessWaitsForTheRunningTurn(t *testing.T) {
+	e := newEnv(t, providertest.Reply{Content: []string{"first"}})
+	if r := e.run("", "run", "start"); r.code != 0 {
+		t.Fatalf("first turn: %d %s", r.code, r.stderr)
+	}
+	e.llm.Push(
+		providertest.Reply{Content: []string{"slow ", "answer ", "one ", "word ", "at ", "a ", "time"}, Delay: 150 * time.Millisecond},
+		providertest.Reply{Content: []string{"second answer"}},
+	)
+	a := e.cmd("run", "--continue", "the slow one")
+	var outA bytes.Buffer
+	a.Stdout = &outA
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitRequests(t, e.llm, 2)
+	r := e.run("", "run", "--continue", "the second one")
+	if err := a.Wait(); err != nil {
+		t.Fatalf("the first process: %v", err)
+	}
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "second answer" {
+		t.Fatalf("the second process: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if strings.TrimSpace(outA.String()) != "slow answer one word at a time" {
+		t.Fatalf("the first process printed %q", outA.String())
+	}
+	r = e.run("", "show", "--json", sessionOf(t, e))
+	var show struct {
+		Turns []struct {
+			Request string    `json:"request"`
+			Status  string    `json:"status"`
+			Started time.Time `json:"started"`
+			Dur     int64     `json:"duration_ms"`
+		} `json:"turns"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &show); err != nil || len(show.Turns) != 3 {
+		t.Fatalf("vis show: %v %s", err, r.stdout)
+	}
+	slow, second := show.Turns[1], show.Turns[2]
+	if slow.Request != "the slow one" || second.Request != "the second one" || slow.Status != "done" || second.Status != "done" {
+		t.Fatalf("turns = %+v", show.Turns)
+	}
+	if end := slow.Started.Add(time.Duration(slow.Dur) * time.Millisecond); second.Started.Before(end.Add(-5 * time.Millisecond)) {
+		t.Fatalf("the second turn started at %s, before the first ended at %s", second.Started, end)
+	}
+}
+
+func sessionOf(t *testing.T, e *env) string {
+	t.Helper()
+	r := e.run("", "sessions", "--json")
+	var ss []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &ss); err != nil || len(ss) != 1 {
+		t.Fatalf("vis sessions: %v %s", err, r.stdout)
+	}
+	return ss[0].ID
+}

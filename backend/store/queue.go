@@ -227,22 +227,63 @@ func (s *Store) AdoptQueue(ctx context.Context, sessionID string) (int, error) {
 	return int(n), nil
 }
 
-// RunningElsewhere returns the owner of the session's running turn when a
-// live process other than this one runs it ("" otherwise).
-func (s *Store) RunningElsewhere(ctx context.Context, sessionID string) (string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT owner FROM turns WHERE session_id = ? AND status = 'running'`, sessionID)
-	if err != nil {
-		return "", fmt.Errorf("running turn of %s: %w", sessionID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+// ClaimSession makes this process the one that runs the session's turns,
+// unless another live process holds it: then it returns that owner and
+// claims nothing. A claim of a process that is gone is taken over.
+// Claiming a session this process holds succeeds.
+func (s *Store) ClaimSession(ctx context.Context, sessionID string) (other string, err error) {
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		other = ""
 		var o string
-		if err := rows.Scan(&o); err != nil {
-			return "", fmt.Errorf("running turn of %s: %w", sessionID, err)
+		err := tx.QueryRowContext(ctx, `SELECT owner FROM session_claims WHERE session_id = ?`, sessionID).Scan(&o)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
 		}
-		if o != processOwner && ownerAlive(o) {
-			return o, nil
+		if err == nil && o != processOwner && ownerAlive(o) {
+			other = o
+			return nil
 		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO session_claims (session_id, owner, claimed_at) VALUES (?, ?, ?)
+			ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, claimed_at = excluded.claimed_at`,
+			sessionID, processOwner, ms(s.now()))
+		return err
+	})
+	if err != nil {
+		if isForeignKey(err) {
+			err = fmt.Errorf("no such session: %w", ErrNotFound)
+		}
+		return "", fmt.Errorf("claim session %s: %w", sessionID, err)
 	}
-	return "", rows.Err()
+	return other, nil
+}
+
+// ReleaseSession gives up this process's claim on the session (a claim of
+// another process is left alone).
+func (s *Store) ReleaseSession(ctx context.Context, sessionID string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM session_claims WHERE session_id = ? AND owner = ?`, sessionID, processOwner)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("release session %s: %w", sessionID, err)
+	}
+	return nil
+}
+
+// ClaimedElsewhere returns the owner of the session's claim when a live
+// process other than this one holds it ("" otherwise).
+func (s *Store) ClaimedElsewhere(ctx context.Context, sessionID string) (string, error) {
+	var o string
+	err := s.db.QueryRowContext(ctx, `SELECT owner FROM session_claims WHERE session_id = ?`, sessionID).Scan(&o)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("claim of session %s: %w", sessionID, err)
+	}
+	if o != processOwner && ownerAlive(o) {
+		return o, nil
+	}
+	return "", nil
 }

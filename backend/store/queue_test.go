@@ -106,3 +106,51 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+func TestSessionClaims(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTest(t)
+	a := mustSession(t, s, "/w", "a")
+	if o, err := s.ClaimedElsewhere(ctx, a.ID); o != "" || err != nil {
+		t.Fatalf("a new session is claimed: %q, %v", o, err)
+	}
+	if o, err := s.ClaimSession(ctx, a.ID); o != "" || err != nil {
+		t.Fatalf("ClaimSession = %q, %v", o, err)
+	}
+	if o, err := s.ClaimSession(ctx, a.ID); o != "" || err != nil {
+		t.Fatalf("claiming again = %q, %v; want success", o, err)
+	}
+	// Another live process's claim holds; a dead one's is taken over.
+	live := ownerOf(1) // init runs as long as the machine does
+	if _, err := s.db.ExecContext(ctx, `UPDATE session_claims SET owner = ? WHERE session_id = ?`, live, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := s.ClaimSession(ctx, a.ID); o != live {
+		t.Fatalf("claim over a live owner = %q, want %q", o, live)
+	}
+	if o, _ := s.ClaimedElsewhere(ctx, a.ID); o != live {
+		t.Fatalf("ClaimedElsewhere = %q, want %q", o, live)
+	}
+	if err := s.ReleaseSession(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := s.ClaimedElsewhere(ctx, a.ID); o != live {
+		t.Fatal("ReleaseSession dropped another process's claim")
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE session_claims SET owner = ? WHERE session_id = ?`, deadOwner(t), a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := s.ClaimSession(ctx, a.ID); o != "" || err != nil {
+		t.Fatalf("claim over a dead owner = %q, %v; want taken over", o, err)
+	}
+	if err := s.ReleaseSession(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := s.ClaimedElsewhere(ctx, a.ID); o != "" {
+		t.Fatalf("claimed after release: %q", o)
+	}
+	if _, err := s.ClaimSession(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("claiming an absent session: %v", err)
+	}
+}
