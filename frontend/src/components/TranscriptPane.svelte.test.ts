@@ -6,14 +6,13 @@ import { flushSync, mount, unmount } from 'svelte'
 import TranscriptPane from './TranscriptPane.svelte'
 import { applyEvents, fromSnapshot } from '../lib/transcript'
 import type { TranscriptView } from '../lib/transcript'
-import type { Iteration, Transcript, Turn, VisEvent } from '../lib/types'
+import type { Iteration, Transcript, Turn } from '../lib/types'
+import type { EngineEvent } from '../lib/events.gen'
+import { engineEvent, parseEvents } from '../lib/testevents'
 import recordedEvents from '../lib/testdata/turn-events.jsonl?raw'
 import recordedSnapshot from '../lib/testdata/turn-snapshot.json'
 
-const events: VisEvent[] = recordedEvents
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as VisEvent)
+const events: EngineEvent[] = parseEvents(recordedEvents)
 const recorded = { ...recordedSnapshot, running: false } as unknown as Transcript
 
 let app: ReturnType<typeof mount> | undefined
@@ -161,9 +160,9 @@ describe('TranscriptPane with a long session', () => {
     let view = big()
     const el = render(view)
     view = applyEvents(view, [
-      { seq: 2, event: 'turn-start', session_id: 'big', turn: 21, request: 'one more' },
-      { seq: 3, event: 'provider-call', session_id: 'big', turn: 21, iteration: 1 },
-      { seq: 4, event: 'content', session_id: 'big', turn: 21, iteration: 1, text: 'streaming now' },
+      engineEvent('turn-start', { seq: 2, session_id: 'big', turn: 21, request: 'one more' }),
+      engineEvent('provider-call', { seq: 3, session_id: 'big', turn: 21, iteration: 1 }),
+      engineEvent('content', { seq: 4, session_id: 'big', turn: 21, iteration: 1, delta: 'now', text: 'streaming now' }),
     ]).view
     show(view)
     expect(all(el, 'prose').pop()!.textContent!.trim()).toBe('streaming now')

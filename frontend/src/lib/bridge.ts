@@ -22,8 +22,8 @@ import type {
   SubmitResult,
   Transcript,
   Verdict,
-  VisEvent,
 } from './types'
+import type { EngineEvent } from './events.gen'
 import type { ImageInput } from './attach'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
@@ -128,10 +128,14 @@ export const api = {
 /** The type of api, for components that take it as a prop (tests pass fakes). */
 export type Api = typeof api
 
-/** Subscribes to engine event batches; returns the unsubscribe function. */
-export function onEvents(cb: (batch: VisEvent[]) => void): () => void {
+/**
+ * Subscribes to engine event batches (seq ascending); returns the
+ * unsubscribe function. The events are typed by events.gen.ts, generated
+ * from the Go payload structs the bridge marshals.
+ */
+export function onEvents(cb: (batch: EngineEvent[]) => void): () => void {
   if (!inWindow()) return () => {}
-  return EventsOn(EVENTS, (batch: VisEvent[]) => cb(Array.isArray(batch) ? batch : []))
+  return EventsOn(EVENTS, (batch: EngineEvent[]) => cb(Array.isArray(batch) ? batch : []))
 }
 
 /** Subscribes to files dropped on the window (absolute paths). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { durationLabel, fromEvent, fromStatus, GoalTracker, parseBudget } from './goal'
 import type { GoalView } from './types'
+import { engineEvent } from './testevents'
 
 function g(revision: number, status = 'active', over: Partial<GoalView> = {}): GoalView {
   return {
@@ -55,9 +56,11 @@ describe('GoalTracker', () => {
 
 describe('goal payloads', () => {
   it('reads a goal event and the footer’s goal into one shape', () => {
-    const ev = { event: 'goal', seq: 9, session_id: 's1', revision: 3, goal: { ...g(3), iteration_budget: 5 } }
-    expect(fromEvent(ev)).toMatchObject({ revision: 3, iteration_budget: 5, status: 'active' })
-    expect(fromEvent({ event: 'turn-end', seq: 1, session_id: 's1' })).toBeNull()
+    const goal = { ...g(3), iteration_budget: 5, active_since: '2026-01-01T00:00:00Z' }
+    const ev = engineEvent('goal', { seq: 9, session_id: 's1', revision: 3, goal })
+    // The panel's shape: every GoalView key, nothing more.
+    expect(fromEvent(ev)).toEqual({ ...g(3), iteration_budget: 5 })
+    expect(fromEvent(engineEvent('turn-end', { seq: 1, session_id: 's1' }))).toBeNull()
     const st = fromStatus('s1', { objective: 'o', status: 'paused', iteration_budget: 0, iterations_used: 2, tokens_used: 9, revision: 4 })
     expect(st).toMatchObject({ session_id: 's1', iteration_budget: null, revision: 4, status: 'paused' })
   })

@@ -1,6 +1,7 @@
 // The goal panel's state: which goal to show when answers and events arrive
 // in any order, what each status allows, and labels.
-import type { Goal, GoalView, VisEvent } from './types'
+import type { EngineEvent } from './events.gen'
+import type { Goal, GoalView } from './types'
 
 export type GoalAction = 'pause' | 'resume' | 'cancel' | 'clear'
 
@@ -43,11 +44,24 @@ export function fromStatus(sessionId: string, g: Goal): GoalView {
   }
 }
 
-/** The goal a `goal` event carries, or null when it is not one. */
-export function fromEvent(e: VisEvent): GoalView | null {
-  if (e.event !== 'goal' || !e.goal || typeof e.goal !== 'object') return null
-  const g = e.goal as GoalView
-  return { ...g, iteration_budget: g.iteration_budget ?? null, revision: Number(g.revision ?? e.revision ?? 0) }
+/** The goal a `goal` event carries (its GoalState) in the panel's shape, or null for any other event. */
+export function fromEvent(e: EngineEvent): GoalView | null {
+  if (e.event !== 'goal') return null
+  const g = e.goal
+  return {
+    id: g.id,
+    session_id: g.session_id,
+    objective: g.objective,
+    status: g.status,
+    iteration_budget: g.iteration_budget ?? null,
+    iterations_used: g.iterations_used,
+    tokens_used: g.tokens_used,
+    time_used_ms: g.time_used_ms,
+    version: g.version,
+    revision: g.revision,
+    created_at: g.created_at,
+    updated_at: g.updated_at,
+  }
 }
 
 /**

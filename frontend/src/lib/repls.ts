@@ -1,15 +1,33 @@
 // The REPL sidebar's helpers: the `resources` event's list, status colours
 // and uptime labels.
-import type { Resource, VisEvent } from './types'
+import type { EngineEvent } from './events.gen'
+import type { Resource } from './types'
 
-/** The list a `resources` event carries for its session, or null when it is not one. */
-export function fromEvent(e: VisEvent): Resource[] | null {
-  if (e.event !== 'resources' || !Array.isArray(e.resources)) return null
-  // The event carries the engine's entries, whose form/hint sit in `detail`.
-  return (e.resources as (Resource & { detail?: Record<string, unknown> })[]).map(({ detail, ...r }) => {
-    const out: Resource = { ...r, pid: r.pid ?? 0, port: r.port ?? 0 }
-    if (typeof detail?.form === 'string' && detail.form) out.form = detail.form
-    if (typeof detail?.hint === 'string' && detail.hint) out.hint = detail.hint
+/**
+ * The list a `resources` event carries for its session (null: none left) in
+ * the shape Resources answers with, or null when it is not one. The event
+ * carries the engine's entries, whose form and hint sit in `detail`.
+ */
+export function fromEvent(e: EngineEvent): Resource[] | null {
+  if (e.event !== 'resources') return null
+  return (e.resources ?? []).map((r) => {
+    const out: Resource = {
+      id: r.id,
+      session: r.session,
+      kind: r.kind,
+      language: r.language,
+      label: r.label,
+      dir: r.dir,
+      pid: r.pid ?? 0,
+      port: r.port ?? 0,
+      status: r.status,
+      log: r.log ?? '',
+      created_at: r.created_at,
+      managed: r.managed,
+    }
+    const { form, hint } = r.detail ?? {}
+    if (typeof form === 'string' && form) out.form = form
+    if (typeof hint === 'string' && hint) out.hint = hint
     return out
   })
 }

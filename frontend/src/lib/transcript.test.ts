@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { applyEvents, emptyView, errorText, exitCodeOf, fromSnapshot, PendingEvents, programCount, ToolMemory } from './transcript'
 import type { TranscriptView, TurnView } from './transcript'
-import type { Iteration, QueuedInput, Transcript, Turn, VisEvent } from './types'
+import type { Iteration, QueuedInput, Transcript, Turn } from './types'
+import type { EngineEvent, EventOf, Phase, QueuedInput as QueueEntry } from './events.gen'
+import { engineEvent, parseEvents, type Fields } from './testevents'
 // A real turn recorded from `vis run --json` against the scripted LLM
 // (iteration 1: reasoning, prose and a program reading README.md; iteration 2:
 // a program that fails; iteration 3: the answer), and `vis show --json` of
@@ -41,14 +43,12 @@ function snapshot(seq: number, turns: Turn[], running = false, id = 's1'): Trans
   }
 }
 
-function ev(seq: number, event: string, data: Partial<VisEvent> = {}): VisEvent {
-  return { seq, event, session_id: 's1', turn: 2, ...data }
+/** An event of session s1's turn 2 (the generated types check data's keys). */
+function ev<P extends Phase>(seq: number, event: P, data: Partial<Fields<P>> = {}): EventOf<P> {
+  return engineEvent(event, { seq, session_id: 's1', turn: 2, ...data })
 }
 
-const events: VisEvent[] = recordedEvents
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as VisEvent)
+const events: EngineEvent[] = parseEvents(recordedEvents)
 const sid = events[0].session_id
 const recorded = { ...recordedSnapshot, running: false } as unknown as Transcript
 
@@ -294,14 +294,14 @@ describe('applyEvents', () => {
   })
 
   it('applies a batch only once even when delivered twice', () => {
-    const batch = [ev(11, 'turn-start', { request: 'q' }), ev(12, 'content', { delta: 'x', iteration: 1 })]
+    const batch = [ev(11, 'turn-start', { request: 'q' }), ev(12, 'content', { delta: 'x', text: 'x', iteration: 1 })]
     const once = applyEvents(base(), batch).view
     const twice = applyEvents(once, batch).view
     expect(twice.turns[1].iterations[0].text).toBe('x')
   })
 
   it('creates the turn when its turn-start came before the snapshot', () => {
-    const { view } = applyEvents(base(), [ev(11, 'content', { turn: 3, iteration: 1, delta: 'late' })])
+    const { view } = applyEvents(base(), [ev(11, 'content', { turn: 3, iteration: 1, delta: 'late', text: 'late' })])
     expect(view.turns.map((t) => t.position)).toEqual([1, 3])
     expect(view.turns[1].iterations[0].text).toBe('late')
   })
@@ -408,7 +408,10 @@ describe('the queue', () => {
     elsewhere: false,
     ...over,
   })
-  const queueEv = (seq: number, queue: unknown, session_id = 's1'): VisEvent => ({ seq, event: 'queue', session_id, queue })
+  /** A queue event's entry: the composer's fields and when it was queued. */
+  const entry = (x: QueuedInput): QueueEntry => ({ ...x, created: '2026-01-01T00:00:00Z' })
+  const queueEv = (seq: number, queue: QueuedInput[] | null, session_id = 's1') =>
+    engineEvent('queue', { seq, session_id, queue: queue && queue.map(entry) })
 
   it('comes with the snapshot (none from an engine that sends no queue)', () => {
     const v = fromSnapshot({ ...snapshot(10, [turn(1)], true), queue: [q(4, 'next', { images: 2 }), q(5, '!ls', { kind: 'shell', held: true })] })
@@ -434,11 +437,9 @@ describe('the queue', () => {
     expect(applyEvents(v, [queueEv(9, [])]).view.queue.map((x) => x.text)).toEqual(['mine'])
   })
 
-  it('reads a malformed queue as far as it can', () => {
-    const v = fromSnapshot(snapshot(10, []))
+  it('is empty when the engine sends null (an empty Go slice)', () => {
+    const v = fromSnapshot({ ...snapshot(10, []), queue: [q(4, 'a')] })
     expect(applyEvents(v, [queueEv(11, null)]).view.queue).toEqual([])
-    const got = applyEvents(v, [queueEv(11, [null, 'x', { id: 3, text: 'ok', held: 'yes' }])]).view.queue
-    expect(got).toEqual([q(3, 'ok')])
   })
 })
 
@@ -531,7 +532,7 @@ describe('PendingEvents', () => {
     const p = new PendingEvents()
     p.begin()
     // events published while OpenTranscript was in flight, some already in the snapshot
-    p.hold([ev(9, 'turn-start', { request: 'q' }), ev(11, 'content', { iteration: 1, delta: 'new' })])
+    p.hold([ev(9, 'turn-start', { request: 'q' }), ev(11, 'content', { iteration: 1, delta: 'new', text: 'new' })])
     const held = p.end()
     const { view } = applyEvents(fromSnapshot(snapshot(10, [turn(1), turn(2, { status: 'running', answer: '' })], true)), held)
     expect(view.running).toBe(true)

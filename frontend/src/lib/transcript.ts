@@ -6,8 +6,7 @@
 //   - a turn is a list of iterations (one provider round trip each): its
 //     reasoning, its prose, the programs it ran with their output, its error;
 //   - streamed content, reasoning and program previews carry the cumulative
-//     text, so a dropped delta is repaired by the next one; a bare delta is
-//     appended;
+//     text, so a dropped delta is repaired by the next one;
 //   - an iteration read from the snapshot is settled: live events for it
 //     (published between the snapshot's seq and its read) change nothing
 //     but its status, so no program is shown twice;
@@ -16,10 +15,11 @@
 //     replaced whole by each `queue` event.
 //   - tool calls inside a program (tool-start/tool-end) are live only: the
 //     snapshot does not keep them, so ToolMemory carries them over a reload.
-// The payloads are those of backend/loop (publish calls),
-// backend/engine_impl.go (tool-start/tool-end, warning, session-changed) and
-// backend/sessions.go (a person's !cmd: form-start/form-result with shell).
-import type { Call, Iteration, QueuedInput, Transcript, Turn, Usage, VisEvent } from './types'
+// The events are typed by events.gen.ts, generated from the Go payload
+// structs (backend/events/payloads.go): each case reads its fields after
+// narrowing on `event`, so a key renamed in Go fails the type check here.
+import type { CallError, EngineEvent, EventOf, QueuedInput as QueueEntry, Usage as EventUsage } from './events.gen'
+import type { Call, Iteration, QueuedInput, Transcript, Turn, Usage } from './types'
 
 /** One tool call a program made (cat, grep, shell, ...). */
 export interface ToolRun {
@@ -208,19 +208,22 @@ export function fromSnapshot(t: Transcript): TranscriptView {
   }
 }
 
-/** A queue as the engine sends it (snapshot or `queue` event); entries that are not objects are left out. */
-export function queueOf(v: unknown): QueuedInput[] {
-  if (!Array.isArray(v)) return []
-  return v
-    .filter((x): x is Record<string, unknown> => !!x && typeof x === 'object')
-    .map((x) => ({
-      id: num(x.id),
-      kind: str(x.kind) || 'turn',
-      text: str(x.text),
-      images: num(x.images),
-      held: x.held === true,
-      elsewhere: x.elsewhere === true,
-    }))
+/**
+ * A queue as the engine sends it (the snapshot's, or a `queue` event's:
+ * null when empty), as the composer shows it. The keys are the generated
+ * QueuedInput's, which the snapshot's entries share.
+ */
+export function queueOf(
+  q: readonly Pick<QueueEntry, 'id' | 'kind' | 'text' | 'images' | 'held' | 'elsewhere'>[] | null | undefined,
+): QueuedInput[] {
+  return (q ?? []).map((x) => ({
+    id: x.id,
+    kind: x.kind || 'turn',
+    text: x.text,
+    images: x.images,
+    held: x.held,
+    elsewhere: x.elsewhere,
+  }))
 }
 
 function newTurn(position: number, request: string, channel: string): TurnView {
@@ -261,14 +264,13 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0
 }
 
-function usageOf(v: unknown): Usage | undefined {
-  if (!v || typeof v !== 'object') return undefined
-  const o = v as Record<string, unknown>
+/** A turn-end's usage (the optional counts absent when zero) in the snapshot's shape. */
+function usageOf(u: EventUsage): Usage {
   return {
-    input_tokens: num(o.input_tokens),
-    output_tokens: num(o.output_tokens),
-    cached_tokens: num(o.cached_tokens),
-    reasoning_tokens: num(o.reasoning_tokens),
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens,
+    cached_tokens: u.cached_tokens ?? 0,
+    reasoning_tokens: u.reasoning_tokens ?? 0,
   }
 }
 
@@ -286,10 +288,10 @@ export function errorText(v: unknown): string {
   return ''
 }
 
-/** Cumulative text when the event has it, else the old text plus the delta. */
-function grow(old: string, e: VisEvent): string {
-  if (typeof e.text === 'string') return e.text
-  return old + str(e.delta)
+/** "runtime error: NameError: ..." for a form-result's error, "" for none. */
+function callErrorText(err: CallError | undefined): string {
+  if (!err) return ''
+  return err.phase ? `${err.phase} error: ${err.message}` : err.message
 }
 
 export interface Applied {
@@ -325,8 +327,30 @@ function setProgram(it: IterationView, match: (p: Program, k: number) => boolean
   return { ...it, programs }
 }
 
+/** A tool-start adds a running tool call to the program running now; its tool-end ends it. */
+function toolEvent(it: IterationView, e: EventOf<'tool-start'> | EventOf<'tool-end'>): IterationView {
+  // The program running now (the last one that started).
+  let k = -1
+  for (let j = it.programs.length - 1; j >= 0; j--) if (it.programs[j].running) { k = j; break }
+  if (k < 0) return it
+  const p = it.programs[k]
+  let tools = p.tools
+  if (e.event === 'tool-start') {
+    tools = [...tools, { name: e.name, args: e.args, duration_ms: 0, error: '', running: true }]
+  } else {
+    let j = -1
+    for (let x = tools.length - 1; x >= 0; x--) if (tools[x].running && tools[x].name === e.name) { j = x; break }
+    if (j < 0) return it
+    tools = tools.slice()
+    tools[j] = { ...tools[j], running: false, duration_ms: e.duration_ms, error: e.error ?? '' }
+  }
+  const programs = it.programs.slice()
+  programs[k] = { ...p, tools }
+  return { ...it, programs }
+}
+
 /** Applies a batch of events to the view, returning a new view. */
-export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
+export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]): Applied {
   let reload = false
   let v = view
   for (const e of events) {
@@ -346,14 +370,15 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
     }
     let i = turns.findIndex((t) => t.position === pos)
     if (i < 0 && pos > 0) {
-      turns = [...turns, newTurn(pos, str(e.request), str(e.channel) || 'desktop')].sort((a, b) => a.position - b.position)
+      const start = e.event === 'turn-start' ? e : undefined
+      turns = [...turns, newTurn(pos, start?.request ?? '', start?.channel || 'desktop')].sort((a, b) => a.position - b.position)
       i = turns.findIndex((t) => t.position === pos)
     }
     let t: TurnView | undefined = i >= 0 ? turns[i] : undefined
     switch (e.event) {
       case 'turn-start':
         running = true
-        if (t) t = { ...t, status: 'running', request: t.request || str(e.request), channel: str(e.channel) || t.channel }
+        if (t) t = { ...t, status: 'running', request: t.request || e.request, channel: e.channel || t.channel }
         break
       case 'provider-call':
         // Each call is one iteration; a call repeated for a retry starts over.
@@ -361,28 +386,30 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
         break
       case 'provider-retry':
         if (t) {
-          const secs = Math.round(num(e.delay_ms) / 100) / 10
-          const note = `retrying${num(e.attempt) ? ` (attempt ${num(e.attempt)})` : ''}${secs ? ` in ${secs} s` : ''}: ${errorText(e.error)}`
+          const secs = Math.round(e.delay_ms / 100) / 10
+          const note = `retrying${e.attempt ? ` (attempt ${e.attempt})` : ''}${secs ? ` in ${secs} s` : ''}: ${e.error}`
           t = live(t, iter, (it) => ({ ...it, retry: note }))
         }
         break
       case 'reasoning':
-        if (t) t = live(t, iter, (it) => ({ ...it, reasoning: grow(it.reasoning, e), retry: '' }))
+        // The cumulative text: a dropped delta is repaired by the next one.
+        if (t) t = live(t, iter, (it) => ({ ...it, reasoning: e.text, retry: '' }))
         break
       case 'content':
-        if (t) t = live(t, iter, (it) => ({ ...it, text: grow(it.text, e), retry: '' }))
+        if (t) t = live(t, iter, (it) => ({ ...it, text: e.text, retry: '' }))
         break
       case 'assistant-prose':
-        if (t) t = live(t, iter, (it) => ({ ...it, text: str(e.text) }))
+        if (t) t = live(t, iter, (it) => ({ ...it, text: e.text }))
         break
       case 'tool-preview':
         if (t) {
-          const n = num(e.index)
+          const n = e.index
+          const code = e.code
           t = live(t, iter, (it) => {
             // The n-th program of the iteration, while its arguments stream.
             if (it.programs.length > n && !it.programs[n].writing) return { ...it, retry: '' }
             const programs = it.programs.slice()
-            const p = program({ code: str(e.code), writing: true })
+            const p = program({ code, writing: true })
             if (programs.length > n) programs[n] = p
             else programs.push(p)
             return { ...it, programs, retry: '' }
@@ -391,43 +418,40 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
         break
       case 'form-start':
         if (t) {
-          const callId = str(e.call_id)
-          const code = str(e.code)
-          const n = num(e.index)
+          const { call_id: callId, code, index: n } = e
+          const shell = e.shell === true
           t = live(t, iter, (it) =>
             setProgram(it, (p, k) => (callId !== '' && p.callId === callId) || (p.writing && k === n), {
               callId,
               code,
               writing: false,
               running: true,
-              shell: e.shell === true,
+              shell,
             }),
           )
         }
         break
       case 'form-result':
         if (t) {
-          const callId = str(e.call_id)
-          const code = str(e.code)
-          const err = e.error && typeof e.error === 'object' ? (e.error as Record<string, unknown>) : {}
+          const { call_id: callId, code } = e
+          const done: Partial<Program> = {
+            callId,
+            code,
+            output: e.output,
+            error: callErrorText(e.error),
+            hint: e.error?.hint ?? '',
+            line: e.error?.line ?? 0,
+            clipped: e.clipped,
+            duration_ms: e.duration_ms,
+            writing: false,
+            running: false,
+            shell: e.shell === true,
+            exitCode: e.exit_code ?? null,
+          }
           t = live(t, iter, (it) => {
             const k = it.programs.findIndex((p) => (callId !== '' ? p.callId === callId : p.running && p.code === code))
             const tools = k >= 0 ? it.programs[k].tools.map((x) => (x.running ? { ...x, running: false } : x)) : []
-            return setProgram(it, (_, j) => j === k, {
-              callId,
-              code,
-              output: str(e.output),
-              error: errorText(e.error),
-              hint: str(err.hint),
-              line: num(err.line),
-              clipped: e.clipped === true,
-              duration_ms: num(e.duration_ms),
-              writing: false,
-              running: false,
-              tools,
-              shell: e.shell === true,
-              exitCode: typeof e.exit_code === 'number' ? e.exit_code : null,
-            })
+            return setProgram(it, (_, j) => j === k, { ...done, tools })
           })
         }
         break
@@ -436,32 +460,13 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
         if (t && t.status === 'running') {
           // The iteration named by the event, else the newest one.
           const at = iter > 0 ? iter : (t.iterations[t.iterations.length - 1]?.position ?? 0)
-          const start = e.event === 'tool-start'
-          t = live(t, at, (it) => {
-            // The program running now (the last one that started).
-            let k = -1
-            for (let j = it.programs.length - 1; j >= 0; j--) if (it.programs[j].running) { k = j; break }
-            if (k < 0) return it
-            const p = it.programs[k]
-            let tools = p.tools
-            if (start) {
-              tools = [...tools, { name: str(e.name), args: str(e.args), duration_ms: 0, error: '', running: true }]
-            } else {
-              let j = -1
-              for (let x = tools.length - 1; x >= 0; x--) if (tools[x].running && tools[x].name === str(e.name)) { j = x; break }
-              if (j < 0) return it
-              tools = tools.slice()
-              tools[j] = { ...tools[j], running: false, duration_ms: num(e.duration_ms), error: errorText(e.error) }
-            }
-            const programs = it.programs.slice()
-            programs[k] = { ...p, tools }
-            return { ...it, programs }
-          })
+          t = live(t, at, (it) => toolEvent(it, e))
         }
         break
       case 'iteration-final':
         if (t) {
-          const final = e.done === true ? str(e.final) : ''
+          const done = e.done
+          const final = done ? (e.final ?? '') : ''
           t = withIteration(t, iter, (it) =>
             it.settled
               ? it
@@ -470,7 +475,7 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
                   status: it.programs.some((p) => p.error) ? 'error' : 'done',
                   retry: '',
                   // The final reply's text is the answer, shown once, below.
-                  text: e.done === true ? '' : it.text,
+                  text: done ? '' : it.text,
                   programs: it.programs.filter((p) => !p.writing),
                 },
           )
@@ -478,22 +483,24 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
         }
         break
       case 'iteration-error':
-        if (t) t = live(t, iter, (it) => ({ ...it, status: 'error', retry: '', error: errorText(e.error) }))
+        if (t) {
+          const error = e.error
+          t = live(t, iter, (it) => ({ ...it, status: 'error', retry: '', error }))
+        }
         break
       case 'turn-end':
         running = false
         reload = true
         if (t) {
+          const status = e.status || 'done'
           t = {
             ...t,
-            status: str(e.status) || 'done',
-            answer: str(e.answer) || t.answer,
-            error: errorText(e.error),
-            usage: usageOf(e.usage) ?? t.usage,
-            duration_ms: num(e.duration_ms) || t.duration_ms,
-            iterations: t.iterations.map((it) =>
-              it.status === 'running' ? { ...it, status: str(e.status) || 'done', retry: '' } : it,
-            ),
+            status,
+            answer: e.answer || t.answer,
+            error: e.error,
+            usage: usageOf(e.usage),
+            duration_ms: e.duration_ms || t.duration_ms,
+            iterations: t.iterations.map((it) => (it.status === 'running' ? { ...it, status, retry: '' } : it)),
           }
         }
         break
@@ -501,7 +508,7 @@ export function applyEvents(view: TranscriptView, events: VisEvent[]): Applied {
         queue = queueOf(e.queue)
         break
       case 'warning':
-        if (str(e.message) && !warnings.includes(str(e.message))) warnings = [...warnings, str(e.message)]
+        if (e.message && !warnings.includes(e.message)) warnings = [...warnings, e.message]
         break
     }
     if (t && i >= 0) {
@@ -524,7 +531,7 @@ export function programCount(t: TurnView): number {
  * fresh snapshot (applyEvents filters by session and seq).
  */
 export class PendingEvents {
-  private buf: VisEvent[] = []
+  private buf: EngineEvent[] = []
   private loading = 0
   constructor(private readonly cap = 10000) {}
 
@@ -532,7 +539,7 @@ export class PendingEvents {
     this.loading++
   }
   /** Ends a load and returns the events held since the first begin. */
-  end(): VisEvent[] {
+  end(): EngineEvent[] {
     this.loading = Math.max(0, this.loading - 1)
     if (this.loading > 0) return []
     const out = this.buf
@@ -540,7 +547,7 @@ export class PendingEvents {
     return out
   }
   /** Returns true when the events were held (a load is in flight). */
-  hold(events: VisEvent[]): boolean {
+  hold(events: readonly EngineEvent[]): boolean {
     if (this.loading === 0) return false
     this.buf.push(...events)
     if (this.buf.length > this.cap) this.buf.splice(0, this.buf.length - this.cap)

@@ -1,6 +1,8 @@
-// Plain data shapes the Go side sends (see app/dto.go). The generated
+// Plain data shapes the bound methods return (see app/dto.go). The generated
 // wailsjs/go/models.ts classes have the same fields; bridge.ts maps them onto
-// these interfaces so nothing else depends on generated code.
+// these interfaces so nothing else depends on generated code. The engine's
+// events are not here: their types are generated from the Go payload
+// structs into events.gen.ts (EngineEvent).
 import type { ImageInput } from './attach'
 
 export interface Usage {
@@ -83,9 +85,11 @@ export interface Transcript {
 }
 
 /**
- * One input waiting in a session's queue (app.QueuedInput). The queue is the
- * engine's: it sends the inputs one by one after the running turn, also
- * while the window shows another session or is closed.
+ * One input waiting in a session's queue (app.QueuedInput), as the composer
+ * shows it: from the snapshot or Queue, and from a `queue` event's entries
+ * (events.gen.ts, read by transcript.queueOf). The queue is the engine's: it
+ * sends the inputs one by one after the running turn, also while the window
+ * shows another session or is closed.
  */
 export interface QueuedInput {
   id: number
@@ -118,16 +122,6 @@ export interface Startup {
   recent: string[]
   home: string
   version: string
-}
-
-/** One engine event as the bridge emits it: envelope fields plus the phase's data. */
-export interface VisEvent {
-  event: string
-  seq: number
-  session_id: string
-  turn?: number
-  iteration?: number
-  [key: string]: unknown
 }
 
 // ---- window chrome (sidebar, composer, footer, settings, inspector) ----
@@ -180,7 +174,10 @@ export interface Goal {
   revision?: number
 }
 
-/** One REPL of a session (app.Resource; the keys of the `resources` event's entries). */
+/**
+ * One REPL of a session as Resources answers (app.Resource); repls.fromEvent
+ * reads a `resources` event's entries (events.gen.ts) into this shape.
+ */
 export interface Resource {
   id: string
   session: string
@@ -210,7 +207,10 @@ export interface StopResult {
   message: string
 }
 
-/** A session's goal as the goal panel shows it (app.GoalView; the same keys as the `goal` event's payload). */
+/**
+ * A session's goal as the goal panel shows it (app.GoalView); goal.fromEvent
+ * reads a `goal` event's GoalState (events.gen.ts) into this shape.
+ */
 export interface GoalView {
   id: string
   session_id: string
