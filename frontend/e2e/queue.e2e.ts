@@ -1,8 +1,8 @@
 // Messages sent while a turn runs go to the engine, which queues them (the
 // composer shows the engine's queue, editable and removable there) and sends
 // them in order after the turn. Stop instead stops the turn and the engine
-// hands the whole queue back into the composer, images included; nothing of
-// it reaches the model.
+// hands the whole queue back into the composer, images included (an input
+// being edited comes back as edited); nothing of it reaches the model.
 import { expect } from 'vitest'
 import { type Harness, scenario, sleep, tid, until } from './harness'
 
@@ -85,12 +85,18 @@ scenario('queue-stop-returns', async (h) => {
   expect(await h.el('queue-item').nth(1).innerText()).toContain('+1 image')
   expect(await h.el('attach-thumb').count(), 'the image went with the queued message').toBe(0)
   await (await h.visible('composer-input')).fill('still typing')
+  // An edit in progress, not saved: Stop brings it back as edited (the
+  // engine hands each input back with its queue id).
+  await h.el('queue-edit').first().click()
+  await h.page.locator(`${tid('queue-item')} textarea`).fill('Follow-up A, edited')
 
   await (await h.visible('composer-stop')).click()
   await h.turnStatus(1, /cancel/)
   await until('the queue to empty', async () => (await h.el('queue-item').count()) === 0)
   const text = await (await h.visible('composer-input')).inputValue()
-  expect(text, 'the queue comes back to the composer, oldest first, then the draft').toBe('Follow-up A\n\nFollow-up B\n\nstill typing')
+  expect(text, 'the queue comes back to the composer, oldest first, the edit as edited, then the draft').toBe(
+    'Follow-up A, edited\n\nFollow-up B\n\nstill typing',
+  )
   await until('the returned image', async () => (await h.el('attach-thumb').count()) === 1)
   expect(await h.el('attach-thumb').first().locator('img').getAttribute('src')).toMatch(/^data:image\/png;base64,iVBORw0KGgo/)
   // Nothing was sent: no request beyond the first, no second turn.

@@ -220,8 +220,8 @@ describe('Composer', () => {
       running: true,
       queue: [q(1, 'first'), q(2, 'second')],
       returned: [
-        { text: 'first', images: [] },
-        { text: 'second', images: [] },
+        { id: 1, text: 'first', images: [] },
+        { id: 2, text: 'second', images: [] },
       ],
     })
     type(input, 'draft')
@@ -231,18 +231,57 @@ describe('Composer', () => {
     expect(input.value).toBe('first\n\nsecond\n\ndraft')
   })
 
-  it('Stop saves an edit in progress first, so the edited text comes back', async () => {
-    const { el, input, calls } = setup({ running: true, queue: [q(1, 'first')], returned: [{ text: 'first, edited', images: [] }] })
+  it('Stop brings an edit in progress back as edited, by its queue id, without saving it first', async () => {
+    const { el, input, calls } = setup({
+      running: true,
+      queue: [q(1, 'first'), q(2, 'second')],
+      returned: [
+        { id: 1, text: 'first', images: [] },
+        { id: 2, text: 'second', images: [] },
+      ],
+    })
+    click(all(el, 'queue-edit')[1])
+    type(el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!, 'second, edited')
+    click(one(el, 'composer-stop'))
+    await settle()
+    expect(calls).toEqual(['stop'])
+    expect(input.value).toBe('first\n\nsecond, edited')
+    expect(el.querySelector('[data-testid="queue-item"] textarea'), 'the edit is over').toBeNull()
+  })
+
+  it('Stop: an input edited to nothing stays removed; one the engine sent meanwhile comes back as edited', async () => {
+    const blank = setup({ running: true, queue: [q(1, 'first'), q(2, 'second')], returned: [{ id: 1, text: 'first', images: [] }, { id: 2, text: 'second', images: [] }] })
+    click(all(blank.el, 'queue-edit')[0])
+    type(blank.el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!, '  ')
+    click(one(blank.el, 'composer-stop'))
+    await settle()
+    expect(blank.input.value).toBe('second')
+    cleanup()
+
+    const sent = setup({ running: true, queue: [q(1, 'first'), q(2, 'second')], returned: [{ id: 2, text: 'second', images: [] }] })
+    click(all(sent.el, 'queue-edit')[0])
+    type(sent.el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!, 'first, edited')
+    click(one(sent.el, 'composer-stop'))
+    await settle()
+    expect(sent.calls).toEqual(['stop'])
+    expect(sent.input.value).toBe('first, edited\n\nsecond')
+  })
+
+  it('a Stop that fails leaves the edit in progress open', async () => {
+    const { el, input, props } = setup({ running: true, queue: [q(1, 'first')] })
+    props.onstop = async () => {
+      throw new Error('engine gone')
+    }
     click(all(el, 'queue-edit')[0])
     type(el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!, 'first, edited')
     click(one(el, 'composer-stop'))
     await settle()
-    expect(calls).toEqual(['edit a 1 first, edited', 'stop'])
-    expect(input.value).toBe('first, edited')
+    expect(el.querySelector<HTMLTextAreaElement>('[data-testid="queue-item"] textarea')!.value).toBe('first, edited')
+    expect(input.value).toBe('')
   })
 
   it('Esc stops a running turn and also brings the queue back', async () => {
-    const { input, calls } = setup({ running: true, returned: [{ text: 'later', images: [] }] })
+    const { input, calls } = setup({ running: true, returned: [{ id: 3, text: 'later', images: [] }] })
     press(input, 'Escape')
     await settle()
     expect(calls).toEqual(['stop'])
@@ -391,7 +430,7 @@ describe('Composer per session', () => {
     props.draftKey = 'b'
     props.running = false
     flushSync()
-    give([{ text: 'queued in A', images: [] }])
+    give([{ id: 7, text: 'queued in A', images: [] }])
     await settle()
     expect(input.value).toBe('')
     expect(drafts.get('a').text).toBe('queued in A')

@@ -146,10 +146,11 @@ describe('Composer images', () => {
     cleanup()
 
     // While a turn runs the text and its images go to the engine, which queues them.
-    const b64 = btoa(String.fromCharCode(...PNG))
+    // Pasted images come back as data: URLs with their media type (app.ReturnedInput).
+    const url = `data:image/png;base64,${btoa(String.fromCharCode(...PNG))}`
     const { el, input, drop, sent } = setup(true, true, [
-      { text: 'later', images: [{ path: '/x/q.png', name: 'q.png', data_base64: '' }] },
-      { text: 'and this', images: [{ path: '', name: 'pasted image 1.png', data_base64: b64 }] },
+      { id: 1, text: 'later', images: [{ path: '/x/q.png', name: 'q.png', data_base64: '' }] },
+      { id: 2, text: 'and this', images: [{ path: '', name: 'pasted image 1.png', data_base64: url }] },
     ])
     drop(['/x/q.png'])
     type(input, 'later')
@@ -164,7 +165,7 @@ describe('Composer images', () => {
     expect(names(el)).toEqual(['q.png', 'pasted image 1.png', 'draft.png'])
     const thumbs = all(el, 'attach-thumb')
     expect(thumbs.map((t) => t.dataset.kind)).toEqual(['path', 'data', 'path'])
-    expect(thumbs[1].querySelector('img')!.getAttribute('src')).toBe(`data:image/png;base64,${b64}`)
+    expect(thumbs[1].querySelector('img')!.getAttribute('src')).toBe(url)
   })
 
   it('an image too big for intake is refused in the page with the reason', async () => {

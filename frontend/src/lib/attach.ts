@@ -17,7 +17,10 @@ export interface Attachment {
   dataUrl: string
 }
 
-/** What the Go side takes (app.ImageInput). */
+/**
+ * What the Go side takes and Stop hands back (app.ImageInput): a dropped
+ * file's path, or the bytes as a data: URL ("data:image/png;base64,...").
+ */
 export interface ImageInput {
   path: string
   name: string
@@ -45,28 +48,15 @@ export function fromPath(path: string): Attachment {
   return { id: nextId++, name: baseName(path), path, dataUrl: '' }
 }
 
-/** Media types by the base64 of their first bytes (the formats the engine takes). */
-const MAGIC: [string, string][] = [
-  ['iVBORw0KGgo', 'image/png'],
-  ['/9j/', 'image/jpeg'],
-  ['R0lGOD', 'image/gif'],
-  ['UklGR', 'image/webp'],
-]
-
 /**
  * An image the engine handed back (a queued message that Stop returned) as
- * an attachment again: a dropped file by its path, bytes as a data: URL (the
- * engine sends plain base64; the media type is read from its first bytes so
- * the thumbnail shows). Sent again, it goes as it came.
+ * an attachment again: a dropped file by its path, pasted or picked bytes as
+ * the data: URL the engine sends (with the media type it read from them).
+ * Sent again, it goes as it came.
  */
 export function fromInput(i: ImageInput): Attachment {
   if (i.path) return { ...fromPath(i.path), name: i.name || baseName(i.path) }
-  let data = i.data_base64 ?? ''
-  if (data && !data.startsWith('data:')) {
-    const type = MAGIC.find(([m]) => data.startsWith(m))?.[1] ?? 'application/octet-stream'
-    data = `data:${type};base64,${data}`
-  }
-  return { id: nextId++, name: i.name || 'image', path: '', dataUrl: data }
+  return { id: nextId++, name: i.name || 'image', path: '', dataUrl: i.data_base64 ?? '' }
 }
 
 function readDataUrl(f: Blob): Promise<string> {

@@ -104,8 +104,13 @@ export interface QueuedInput {
   elsewhere: boolean
 }
 
-/** A queued input handed back by Stop: its text and images, for the composer. */
+/**
+ * A queued input handed back by Stop (app.ReturnedInput): its queue id, text
+ * and images, for the composer. Pasted images come back as data: URLs with
+ * their media type, dropped files by their path.
+ */
 export interface ReturnedInput {
+  id: number
   text: string
   images: ImageInput[]
 }
