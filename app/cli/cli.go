@@ -175,15 +175,8 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "vis run: the prompt is empty")
 		return ExitUsage
 	}
-	ws := *workspace
-	if ws == "" {
-		if ws, err = env.Getwd(); err != nil {
-			fmt.Fprintln(env.Stderr, "vis run: current directory:", err)
-			return ExitUsage
-		}
-	}
-	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
-		fmt.Fprintf(env.Stderr, "vis run: workspace %q is not a folder\n", ws)
+	ws, ok := workspaceArg(env, "vis run", *workspace)
+	if !ok {
 		return ExitUsage
 	}
 
@@ -202,6 +195,23 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 
 	in := backend.Input{Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()}
 	return foreground(ctx, eng, env, "vis run", sid, in, *asJSON)
+}
+
+// workspaceArg is the --workspace folder, else the current directory; it
+// says on stderr why it is unusable (ok false).
+func workspaceArg(env Env, cmd, ws string) (string, bool) {
+	if ws == "" {
+		var err error
+		if ws, err = env.Getwd(); err != nil {
+			fmt.Fprintln(env.Stderr, cmd+": current directory:", err)
+			return "", false
+		}
+	}
+	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
+		fmt.Fprintf(env.Stderr, "%s: workspace %q is not a folder\n", cmd, ws)
+		return "", false
+	}
+	return ws, true
 }
 
 // foreground runs one input through the engine's Run and waits for the turn
@@ -526,12 +536,9 @@ func cmdGoal(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "vis goal set: --budget must be at least 1 (or 0 for none)")
 		return ExitUsage
 	}
-	ws := *workspace
-	if ws == "" {
-		if ws, err = env.Getwd(); err != nil {
-			fmt.Fprintln(env.Stderr, "vis goal: current directory:", err)
-			return ExitUsage
-		}
+	ws, ok := workspaceArg(env, "vis goal", *workspace)
+	if !ok {
+		return ExitUsage
 	}
 	eng, code := openEngine(ctx, env)
 	if eng == nil {
