@@ -49,12 +49,13 @@ var archLayers = []archLayer{
 		},
 	},
 	{
-		doc: "1 on the chat types: persistence, the prompt, the model client and its scripted fake",
+		doc: "1 on the leaves: persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' line-protocol REPL (on process groups)",
 		pkgs: map[string][]string{
 			"backend/store":                 {"backend/chat"},
 			"backend/prompt":                {"backend/chat"},
 			"backend/provider":              {"backend/chat"},
 			"backend/provider/providertest": {"backend/chat"},
+			"backend/packs/linerepl":        {"backend/packs/proc"},
 		},
 	},
 	{
@@ -75,8 +76,8 @@ var archLayers = []archLayer{
 			"backend/langtools":      {"backend/ext", "backend/sandbox", "backend/workspace"},
 			"backend/packs/clojure":  {"backend/ext", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/golang":   {"backend/ext", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/js":       {"backend/ext", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/python":   {"backend/ext", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/js":       {"backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/python":   {"backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/packtest": {"backend/ext"},
 		},
 	},
