@@ -337,7 +337,7 @@ func TestREPLPersistenceValuesAndExceptions(t *testing.T) {
 	}
 
 	r := w.eval(t, "x = 41\nprint('side', 'effect')\nx + 1")
-	if r["ok"] != true || r["value"] != "42" || r["data"] != float64(42) || r["out"] != "side effect\n" || r["repl"] != wantID {
+	if r["ok"] != true || r["value"] != "42" || r["data"] != int64(42) || r["out"] != "side effect\n" || r["repl"] != wantID {
 		t.Errorf("eval = %v", r)
 	}
 	r = w.eval(t, "x")
@@ -349,7 +349,7 @@ func TestREPLPersistenceValuesAndExceptions(t *testing.T) {
 		t.Errorf("sum = %v", r)
 	}
 	r = w.eval(t, "import collections\ncollections.Counter('abca')")
-	if diff := cmp.Diff(map[string]any{"a": float64(2), "b": float64(1), "c": float64(1)}, r["data"]); diff != "" {
+	if diff := cmp.Diff(map[string]any{"a": int64(2), "b": int64(1), "c": int64(1)}, r["data"]); diff != "" {
 		t.Errorf("data (-want +got):\n%s", diff)
 	}
 	r = w.eval(t, "def f():\n    return {}['missing']\nf()")

@@ -1,12 +1,15 @@
-# Vis Python REPL server: one JSON request per stdin line, one JSON response
-# per line on the protocol stream (the original stdout; fd 1 is pointed at
-# stderr so stray writes cannot corrupt the protocol).
-#   {"code": "..."}  -> {"ok", "out", "err", "value", "data", "type", "exc"}
-#   {"op": "ping"}   -> {"ok": true, "value": "pong"}
-# A request's "n" is echoed in its response, so a stale answer is never
-# taken for the next one.
+# Vis Python REPL server (the line protocol of backend/packs/linerepl): one
+# JSON request per stdin line, one JSON response per line on the protocol
+# stream (the original stdout; fd 1 is pointed at stderr so stray writes
+# cannot corrupt the protocol).
+#   {"id": n, "code": "..."}  -> {"id", "ok", "out", "err", "value", "data", "type", "exc"}
+#   {"id": n, "op": "ping"}   -> {"id", "ok": true, "value": "pong"}
+# A request's "id" is echoed in its response, so a stale answer is never
+# taken for the next one ("timeout_ms" is ignored: Vis interrupts).
 # Globals persist across requests. The last top-level expression's value is
-# returned as repr (value) and as JSON-safe data. An exception returns its
+# returned as repr (value) and as JSON-safe data (ints stay JSON integers,
+# exact at any size; floats always carry a "." or an exponent, which is how
+# Vis tells them apart). An exception returns its
 # type and traceback. SIGINT (sent by Vis on a timeout) interrupts the
 # running evaluation with KeyboardInterrupt; the server stays usable.
 import ast
@@ -84,8 +87,8 @@ def _data(v, depth=0):
     return _opaque(v)
 
 
-def _eval(code, n):
-    name = "<repl-%s>" % n
+def _eval(code, rid):
+    name = "<repl-%s>" % rid
     linecache.cache[name] = (len(code), None, code.splitlines(True), name)
     out, err = io.StringIO(), io.StringIO()
     resp = {"ok": True, "out": "", "err": "", "value": None, "data": None, "type": None, "exc": None}
@@ -148,19 +151,19 @@ def main():
         except ValueError as e:
             _send({"ok": False, "type": "ProtocolError", "exc": str(e)})
             continue
-        n = req.get("n")
+        rid = req.get("id")
         try:
             if req.get("op") == "ping":
                 resp = {"ok": True, "value": "pong"}
             else:
-                resp = _eval(req.get("code", ""), n)
+                resp = _eval(req.get("code", ""), rid)
         except KeyboardInterrupt:
             resp = {"ok": False, "type": "KeyboardInterrupt", "exc": "interrupted"}
-        resp["n"] = n
+        resp["id"] = rid
         try:
             _send(resp)
         except KeyboardInterrupt:
-            _send(resp)  # interrupted mid-write: Vis matches responses by n
+            _send(resp)  # interrupted mid-write: Vis matches responses by id
 
 
 main()
