@@ -1,7 +1,10 @@
-// Vis JavaScript REPL server (node or bun). One JSON request per stdin
-// line, one JSON response per stdout line:
+// Vis JavaScript REPL server (node or bun), on the line protocol of
+// backend/packs/linerepl. One JSON request per stdin line, one JSON
+// response per stdout line:
 //   {"id": n, "code": "...", "timeout_ms": n} -> {id, ok, out, err, value, data, type, exc, timed_out}
 //   {"id": n, "op": "ping"}                   -> {id, ok: true, pong: true}
+// In data, a BigInt is written as a bare JSON integer (exact; Vis reads an
+// integer literal as an integer), a number as JSON writes it.
 // Top-level const/let/var/function/class/import are rewritten into global
 // assignments so bindings persist across evaluations; the snippet runs as
 // the body of an async function, so top-level await works; the value of a
@@ -16,6 +19,10 @@ const util = require("util");
 const readline = require("readline");
 
 const AsyncFunction = (async () => {}).constructor;
+// BIG marks a BigInt's digits in data until reply() writes them bare; the
+// random part keeps a program's own string from ever matching.
+const BIG = "@vis-bigint-" + require("crypto").randomBytes(8).toString("hex") + ":";
+const BIG_RE = new RegExp('"' + BIG + '(-?[0-9]+)"', "g");
 const CAP = 200000;
 const rawWrite = process.stdout.write.bind(process.stdout);
 const outBuf = [];
@@ -70,7 +77,7 @@ function safe(v, depth) {
   switch (typeof v) {
     case "boolean": case "string": return v;
     case "number": return Number.isFinite(v) ? v : String(v);
-    case "bigint": return String(v) + "n";
+    case "bigint": return BIG + v.toString();
     case "function": case "symbol": return { __type__: typeName(v), __repr__: repr(v), __opaque__: true };
   }
   if (Array.isArray(v)) return v.slice(0, 1000).map((x) => safe(x, depth + 1));
@@ -291,7 +298,7 @@ function cleanStack(s) {
 function reply(obj) {
   let line;
   try { line = JSON.stringify(obj); } catch (e) { line = JSON.stringify({ id: obj.id, ok: false, exc: "unserializable response: " + String(e) }); }
-  rawWrite(line + "\n");
+  rawWrite(line.replace(BIG_RE, "$1") + "\n");
 }
 
 const queue = [];

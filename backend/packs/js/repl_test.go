@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"errors"
+	"math/big"
 	"strings"
 	"syscall"
 	"testing"
@@ -63,13 +64,13 @@ func TestREPLEvaluations(t *testing.T) {
 		want map[string]any
 	}{
 		{"declarations persist", "const a = 20\nlet b = 22\nfunction add(x, y) { return x + y }", map[string]any{"ok": true, "out": "", "err": "", "value": nil, "data": nil, "type": nil, "exc": nil}},
-		{"...into the next eval", "add(a, b)", map[string]any{"ok": true, "out": "", "err": "", "value": "42", "data": float64(42), "type": "number", "exc": nil}},
-		{"redeclaring is allowed", "const a = 1; a + b", map[string]any{"ok": true, "out": "", "err": "", "value": "23", "data": float64(23), "type": "number", "exc": nil}},
+		{"...into the next eval", "add(a, b)", map[string]any{"ok": true, "out": "", "err": "", "value": "42", "data": int64(42), "type": "number", "exc": nil}},
+		{"redeclaring is allowed", "const a = 1; a + b", map[string]any{"ok": true, "out": "", "err": "", "value": "23", "data": int64(23), "type": "number", "exc": nil}},
 		{"console output is captured", "console.log('hi', {x: 1}); console.error('oops'); 'done'", map[string]any{"ok": true, "out": "hi { x: 1 }\n", "err": "oops\n", "value": "'done'", "data": "done", "type": "string", "exc": nil}},
-		{"top-level await", "const r = await new Promise((res) => setTimeout(() => res(7), 5))\nr * 6", map[string]any{"ok": true, "out": "", "err": "", "value": "42", "data": float64(42), "type": "number", "exc": nil}},
-		{"classes and objects come back as data", "class P { constructor() { this.q = [1, 'two'] } }\nnew P()", map[string]any{"ok": true, "out": "", "err": "", "value": "P { q: [ 1, 'two' ] }", "data": map[string]any{"__type__": "P", "q": []any{float64(1), "two"}}, "type": "P", "exc": nil}},
-		{"require and import resolve in the project", "import { twice } from './lib.js'\nconst lib = require('./lib.js')\ntwice(lib.twice(5))", map[string]any{"ok": true, "out": "", "err": "", "value": "20", "data": float64(20), "type": "number", "exc": nil}},
-		{"a multi-line chain is one statement", "[1, 2, 3]\n  .map((x) => x * 2)\n  .reduce((s, x) => s + x)", map[string]any{"ok": true, "out": "", "err": "", "value": "12", "data": float64(12), "type": "number", "exc": nil}},
+		{"top-level await", "const r = await new Promise((res) => setTimeout(() => res(7), 5))\nr * 6", map[string]any{"ok": true, "out": "", "err": "", "value": "42", "data": int64(42), "type": "number", "exc": nil}},
+		{"classes and objects come back as data", "class P { constructor() { this.q = [1, 'two'] } }\nnew P()", map[string]any{"ok": true, "out": "", "err": "", "value": "P { q: [ 1, 'two' ] }", "data": map[string]any{"__type__": "P", "q": []any{int64(1), "two"}}, "type": "P", "exc": nil}},
+		{"require and import resolve in the project", "import { twice } from './lib.js'\nconst lib = require('./lib.js')\ntwice(lib.twice(5))", map[string]any{"ok": true, "out": "", "err": "", "value": "20", "data": int64(20), "type": "number", "exc": nil}},
+		{"a multi-line chain is one statement", "[1, 2, 3]\n  .map((x) => x * 2)\n  .reduce((s, x) => s + x)", map[string]any{"ok": true, "out": "", "err": "", "value": "12", "data": int64(12), "type": "number", "exc": nil}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := eval(t, env, dir, map[string]any{"code": tc.code})
@@ -90,9 +91,45 @@ func TestREPLEvaluations(t *testing.T) {
 	if syn["ok"] != false || !strings.Contains(syn["exc"].(string), "SyntaxError") {
 		t.Fatalf("syntax error = %v", syn)
 	}
-	if after := eval(t, env, dir, map[string]any{"code": "a + b"}); after["data"] != float64(23) {
+	if after := eval(t, env, dir, map[string]any{"code": "a + b"}); after["data"] != int64(23) {
 		t.Fatalf("state after errors = %v", after)
 	}
+}
+
+// Integers stay integers (BigInts exactly, at any size), fractions floats.
+func TestREPLValuesKeepTheirTypes(t *testing.T) {
+	env, res, dir, id := startREPL(t)
+	pid := int64(mustPID(t, res, id))
+	two70, _ := new(big.Int).SetString("1180591620717411303424", 10)
+	for _, tc := range []struct {
+		code string
+		want any
+		typ  string
+	}{
+		{"[process.pid, 42]", []any{pid, int64(42)}, "Array"},
+		{"1.5", 1.5, "number"},
+		{"[1, 2.5, 9007199254740993n]", []any{int64(1), 2.5, int64(9007199254740993)}, "Array"},
+		{"2n ** 70n", two70, "bigint"},
+		{"-(2n ** 70n)", new(big.Int).Neg(two70), "bigint"},
+		{"({big: 12345678901234567890n, s: '" + `"@vis-bigint-0:1"` + "', m: new Map([[1n, 2]])})",
+			map[string]any{"big": mustBig(t, "12345678901234567890"), "s": `"@vis-bigint-0:1"`,
+				"m": map[string]any{"__type__": "Map", "entries": []any{[]any{int64(1), int64(2)}}}}, "Object"},
+		{"2 ** 70", 1180591620717411303424.0, "number"},
+	} {
+		got := eval(t, env, dir, map[string]any{"code": tc.code})
+		if d := cmp.Diff(tc.want, got["data"], cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); d != "" || got["ok"] != true || got["type"] != tc.typ {
+			t.Errorf("%s: data (-want +got):\n%s\n%v", tc.code, d, got)
+		}
+	}
+}
+
+func mustBig(t *testing.T, s string) *big.Int {
+	t.Helper()
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		t.Fatal(s)
+	}
+	return n
 }
 
 func TestREPLTimeouts(t *testing.T) {
