@@ -283,6 +283,9 @@ func TestREPLDiesAndRestarts(t *testing.T) {
 	if err := r.Restart(ctx); err != nil {
 		t.Fatal(err)
 	}
+	if newPID := mustPID(t, res, id); newPID == pid || !packtest.Alive(newPID) {
+		t.Fatalf("after a restart the registry has pid %d (was %d)", newPID, pid)
+	}
 	if got := eval(t, env, dir, map[string]any{"code": "typeof x"}); got["data"] != "undefined" || got["ok"] != true {
 		t.Fatalf("after restart = %v", got)
 	}
