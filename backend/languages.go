@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -50,11 +51,15 @@ func (e *Engine) turnEnv(ctx context.Context, sessionID, root string) ext.Enviro
 }
 
 // activate computes the active extensions for a turn (once) and points the
-// session's language surface at them.
+// session's language surface at them. The facade may rescan the workspace
+// to explain a refusal (a pack whose marker appeared mid-turn switches on
+// at the next turn); that rescan never changes the turn's frozen set.
 func (e *Engine) activate(ctx context.Context, sessionID string, rt *sessionRT) (*ext.Active, *langtools.Facade) {
 	env := e.turnEnv(ctx, sessionID, rt.workspace)
 	active := e.ext.Active(env)
-	facade := langtools.New(active, ext.ToolEnv{SessionID: sessionID, Workspace: rt.workspace, LogDir: e.logDir(), Resources: e.resources}, env.Languages)
+	root := rt.workspace
+	facade := langtools.New(active, ext.ToolEnv{SessionID: sessionID, Workspace: root, LogDir: e.logDir(), Resources: e.resources}, env.Languages).
+		WithLive(func(ctx context.Context) *ext.Active { return e.ext.Active(e.turnEnv(ctx, sessionID, root)) })
 	rt.surface.Set(facade)
 	return active, facade
 }
@@ -95,7 +100,9 @@ func (e *Engine) Packs(ctx context.Context, workspaceDir string) []string {
 	names := e.scanPacks(ctx, root)
 	if watched {
 		e.mu.Lock()
-		e.packs[root] = names
+		if _, ok := e.packs[root]; !ok { // the watcher may have stored a newer scan meanwhile
+			e.packs[root] = names
+		}
 		e.mu.Unlock()
 	}
 	return append([]string(nil), names...)
@@ -121,8 +128,9 @@ func packLabel(name string) string {
 }
 
 // watch starts the file watcher of a workspace once: when files appear or
-// vanish, the window's pack badges are recomputed at once (the running turn
-// keeps its frozen set; the next turn sees the new one).
+// vanish, the workspace's packs are recomputed at once and, when they
+// changed, a packs event tells the window to redraw its badges (the running
+// turn keeps its frozen set; the next turn sees the new one).
 func (e *Engine) watch(root string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -132,8 +140,12 @@ func (e *Engine) watch(root string) {
 	w, err := workspace.Watch(e.ctx, root, func([]string) {
 		names := e.scanPacks(e.ctx, root)
 		e.mu.Lock()
+		old, known := e.packs[root]
 		e.packs[root] = names
 		e.mu.Unlock()
+		if known && slices.Equal(old, names) {
+			return // an edit that switched nothing on or off
+		}
 		e.broker.Publish(events.Event{Data: events.Packs{Workspace: root, Packs: append([]string(nil), names...)}})
 	}, workspace.WatchOptions{Debounce: 300 * time.Millisecond})
 	if err != nil {

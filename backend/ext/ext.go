@@ -10,6 +10,11 @@
 // panicking) activation function or contribution counts as inactive/empty and
 // is logged through the registry's Logf, never fatal.
 //
+// An extension declares what switches it on (Markers: root files, source
+// extensions), so that messages can say which file would activate it, or
+// did after the turn started; Active.Registered keeps every registered
+// extension for them.
+//
 // Concurrency: a Registry is safe for concurrent use; registration normally
 // happens once at start-up.
 package ext
@@ -49,6 +54,12 @@ type Extension struct {
 	Kind        string // foundation, language, ...
 	Alias       string // short name the model calls symbols under ("" = none)
 	Builtin     bool   // symbols bound bare; fragment rendered bare and first
+	Title       string // how messages name it ("Go"); "" = Name without "language-"
+
+	// Markers are what in a workspace switches it on (a language pack's
+	// project files and sources), for messages that explain activation; a
+	// pack's Activate decides from them (AnyPresent) so the two agree.
+	Markers []Marker
 
 	// Activate decides whether the extension is active for env (nil = always).
 	Activate func(env Environment) (bool, error)

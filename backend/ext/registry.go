@@ -104,7 +104,7 @@ func (r *Registry) Active(env Environment) *Active {
 	exts := append([]Extension(nil), r.exts...)
 	logf := r.logf
 	r.mu.RUnlock()
-	a := &Active{env: env, logf: logf}
+	a := &Active{env: env, logf: logf, registered: exts}
 	for _, e := range exts {
 		if e.Activate == nil {
 			a.exts = append(a.exts, e)
@@ -127,9 +127,10 @@ func (r *Registry) Active(env Environment) *Active {
 // and Ctx on every call (contributions may report live state). Safe for
 // concurrent use.
 type Active struct {
-	env  Environment
-	exts []Extension
-	logf func(format string, args ...any)
+	env        Environment
+	exts       []Extension
+	registered []Extension // every extension registered when the set was computed
+	logf       func(format string, args ...any)
 
 	fragOnce  sync.Once
 	fragments []Fragment
@@ -156,6 +157,16 @@ func (a *Active) Extensions() []Extension {
 		return nil
 	}
 	return append([]Extension(nil), a.exts...)
+}
+
+// Registered returns every extension that was registered when the set was
+// computed, active or not, in registration order (their markers explain
+// what would switch them on).
+func (a *Active) Registered() []Extension {
+	if a == nil {
+		return nil
+	}
+	return append([]Extension(nil), a.registered...)
 }
 
 // Names returns the names of the active extensions in registration order

@@ -14,6 +14,12 @@
 //     directories, no handler, an ambiguous or unsupported language) is an
 //     *Error returned BEFORE any handler runs, so nothing has happened yet.
 //     Handler errors are returned as they are.
+//   - The turn's pack set never changes. A refusal for a verb no active pack
+//     handles consults WithLive's function (what the workspace would
+//     activate now) only to explain itself: a pack whose marker appeared
+//     after the turn started is named with the marker and "next turn";
+//     otherwise the hint lists the markers the registered packs declare
+//     (ext.Extension.Markers), never a list of its own.
 //   - repl_stop(id) and repl_status work through ext.Resources without any
 //     pack.
 package langtools
@@ -102,21 +108,39 @@ type handler struct {
 
 // Facade dispatches the verbs for one turn.
 type Facade struct {
-	handlers []handler
-	env      ext.ToolEnv
-	langs    []ext.LanguageCount
-	now      func() time.Time
+	handlers   []handler
+	env        ext.ToolEnv
+	langs      []ext.LanguageCount
+	now        func() time.Time
+	frozen     map[string]bool // the names of the turn's active extensions
+	registered []ext.Extension // every registered extension (their markers)
+	live       LiveFunc
+}
+
+// LiveFunc returns the extensions the workspace would activate now (a fresh
+// scan), or nil when that cannot be told. The facade calls it only to
+// explain a refusal; the turn keeps its frozen set.
+type LiveFunc func(ctx context.Context) *ext.Active
+
+// WithLive returns a copy of the facade whose refusals can tell packs that
+// switch on at the next turn (their marker appeared after this turn
+// started) from packs that are simply absent.
+func (f *Facade) WithLive(live LiveFunc) *Facade {
+	g := *f
+	g.live = live
+	return &g
 }
 
 // New builds the facade from the turn's active extensions, the tool
 // environment, and the workspace's languages by file count (nil = the ones
 // in a.Env()). a may be nil (no pack active).
 func New(a *ext.Active, env ext.ToolEnv, langs []ext.LanguageCount) *Facade {
-	f := &Facade{env: env, langs: langs, now: time.Now}
+	f := &Facade{env: env, langs: langs, now: time.Now, frozen: map[string]bool{}, registered: a.Registered()}
 	if langs == nil {
 		f.langs = a.Env().Languages
 	}
 	for _, e := range a.Extensions() {
+		f.frozen[e.Name] = true
 		for _, lt := range e.LanguageTools {
 			lt.Language = strings.ToLower(lt.Language)
 			aliases := make([]string, len(lt.Aliases))
@@ -397,7 +421,7 @@ func (f *Facade) callTool(ctx context.Context, verb string, args []any, kwargs m
 			c.language = normLanguage(r.Info.Language)
 		}
 	}
-	h, err := f.choose(c)
+	h, err := f.choose(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -657,7 +681,7 @@ func pathLanguages(opts map[string]any) []string {
 }
 
 // choose picks the handler for a call (spec §4.2 choose-handler).
-func (f *Facade) choose(c *call) (handler, error) {
+func (f *Facade) choose(ctx context.Context, c *call) (handler, error) {
 	var all []handler
 	for _, h := range f.handlers {
 		if supports(h.lt, c.verb) {
@@ -665,7 +689,10 @@ func (f *Facade) choose(c *call) (handler, error) {
 		}
 	}
 	if len(all) == 0 {
-		return handler{}, refuse(CodeNoHandler, f.activeHint(), "%s: no active language pack handles %s%s", c.verb, c.verb, f.activeSuffix())
+		if msg, ok := f.nextTurn(ctx, c.verb, c.language); ok {
+			return handler{}, refuse(CodeNoHandler, nextTurnHint, "%s", msg)
+		}
+		return handler{}, refuse(CodeNoHandler, f.activeHint(c.verb), "%s: no active language pack handles %s%s", c.verb, c.verb, f.activeSuffix())
 	}
 	explicit := c.language != ""
 	var cands []string
@@ -712,6 +739,9 @@ func (f *Facade) choose(c *call) (handler, error) {
 	}
 	langs := languagesOf(all)
 	if explicit {
+		if msg, ok := f.nextTurn(ctx, c.verb, c.language); ok {
+			return handler{}, refuse(CodeNoLanguage, nextTurnHint, "%s", msg)
+		}
 		msg := fmt.Sprintf("%s: no active pack handles %q for %s; languages with %s: %s", c.verb, c.language, c.verb, c.verb, strings.Join(langs, ", "))
 		for _, h := range f.handlers {
 			if h.matches(c.language) {
@@ -750,11 +780,101 @@ func (f *Facade) activeSuffix() string {
 	return " (active: " + strings.Join(parts, "; ") + ")"
 }
 
-func (f *Facade) activeHint() string {
-	if len(f.handlers) == 0 {
-		return "packs activate from project files (pyproject.toml or a .py file, go.mod, package.json); use shell meanwhile"
+// nextTurnHint goes with a refusal that names a pack of the next turn.
+const nextTurnHint = "the language packs are chosen when a turn starts and stay fixed for it"
+
+// activeHint tells which project files would switch on a pack that
+// handles verb: the markers every registered, inactive pack with the verb
+// declares, in registration order.
+func (f *Facade) activeHint(verb string) string {
+	var parts []string
+	for _, x := range f.registered {
+		if f.frozen[x.Name] || len(x.Markers) == 0 || len(verbLanguages(x, verb, "")) == 0 {
+			continue
+		}
+		ms := make([]string, len(x.Markers))
+		for i, m := range x.Markers {
+			ms[i] = m.String()
+		}
+		parts = append(parts, x.DisplayName()+": "+orList(ms))
 	}
-	return ""
+	if len(parts) == 0 {
+		if len(f.handlers) > 0 {
+			return ""
+		}
+		return "packs switch on from project files when a turn starts; use shell meanwhile"
+	}
+	return "language packs switch on when a turn starts, from their project files: " + strings.Join(parts, "; ") + "; after creating one, end this turn (or use shell meanwhile)"
+}
+
+// nextTurn explains a refusal by the packs the workspace would activate
+// now that this turn's frozen set lacks: ok when one of them handles verb
+// (for language, when named). The message names each pack, the markers
+// that appeared, and that the next turn has the verb.
+func (f *Facade) nextTurn(ctx context.Context, verb, language string) (string, bool) {
+	if f.live == nil {
+		return "", false
+	}
+	now := f.live(ctx)
+	if now == nil {
+		return "", false
+	}
+	var clauses, langs []string
+	for _, x := range now.Extensions() {
+		if f.frozen[x.Name] {
+			continue
+		}
+		ls := verbLanguages(x, verb, language)
+		if len(ls) == 0 {
+			continue
+		}
+		var ms []string
+		for _, m := range x.PresentMarkers(now.Env()) {
+			ms = append(ms, m.String())
+		}
+		what := "its project files"
+		if len(ms) > 0 {
+			what = andList(ms)
+		}
+		clauses = append(clauses, fmt.Sprintf("the %s pack switches on at the next turn: %s appeared after this turn started", x.DisplayName(), what))
+		langs = append(langs, ls...)
+	}
+	if len(clauses) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%s: %s; end this turn (answer) and the next one has %s for %s",
+		verb, strings.Join(clauses, "; "), verb, strings.Join(langs, ", ")), true
+}
+
+// verbLanguages lists the languages of x's handlers that support verb (only
+// those matching language, or its family, when it is named).
+func verbLanguages(x ext.Extension, verb, language string) []string {
+	var out []string
+	for _, lt := range x.LanguageTools {
+		if !supports(lt, verb) {
+			continue
+		}
+		h := handler{lt: ext.LanguageTools{Language: strings.ToLower(lt.Language)}}
+		for _, a := range lt.Aliases {
+			h.lt.Aliases = append(h.lt.Aliases, strings.ToLower(a))
+		}
+		if language != "" && !h.matches(language) && (family[language] == "" || !h.matches(family[language])) {
+			continue
+		}
+		out = append(out, h.lt.Language)
+	}
+	return out
+}
+
+func andList(xs []string) string { return joinLast(xs, " and ") }
+func orList(xs []string) string  { return joinLast(xs, " or ") }
+
+// joinLast joins with commas and last before the final element.
+func joinLast(xs []string, last string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + last + xs[len(xs)-1]
 }
 
 // ---- REPL lifecycle ----
@@ -879,7 +999,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 			}
 			return out, nil
 		}
-		h, err := f.choose(c)
+		h, err := f.choose(ctx, c)
 		if err != nil {
 			var fe *Error
 			if errors.As(err, &fe) && c.language == "" && (fe.Code == CodeNoHandler || fe.Code == CodeAmbiguous) {
@@ -898,7 +1018,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 		out["resources"] = f.resourceList(ctx, c.language)
 		return out, nil
 	}
-	h, err := f.choose(c)
+	h, err := f.choose(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -139,28 +139,28 @@ func New(opts Options) *Pack {
 // Extension returns the pack with default options as an extension.
 func Extension() ext.Extension { return New(Options{}).Extension() }
 
-// Markers are the root files that activate the pack (besides sources).
-var Markers = []string{"deps.edn", "project.clj", "shadow-cljs.edn", "bb.edn"}
-
 // SourceExts are the file extensions of Clojure sources.
 var SourceExts = []string{".clj", ".cljs", ".cljc", ".cljx", ".bb"}
 
-// Active reports whether the pack is active for env: a marker file at the
-// root, a scan that found Clojure, or a Clojure source in the bounded scan.
+// Markers are what activates the pack: a project file at the root, or a
+// Clojure source in the bounded scan.
+var Markers = []ext.Marker{
+	{File: "deps.edn"}, {File: "project.clj"}, {File: "shadow-cljs.edn"}, {File: "bb.edn"},
+	{Exts: SourceExts, What: "Clojure source"},
+}
+
+// Active reports whether the pack is active for env: one of its Markers,
+// or a scan that counted Clojure files (the same sources by language).
 func Active(env ext.Environment) bool {
-	if env.Files != nil {
-		for _, m := range Markers {
-			if env.Files(m) {
-				return true
-			}
-		}
+	if ext.AnyPresent(env, Markers) {
+		return true
 	}
 	for _, l := range env.Languages {
 		if l.Language == "clojure" {
 			return true
 		}
 	}
-	return env.HasExt != nil && env.HasExt(SourceExts...)
+	return false
 }
 
 // Extension returns the pack as an extension.
@@ -169,6 +169,8 @@ func (p *Pack) Extension() ext.Extension {
 		Name:        Name,
 		Description: "Clojure: nREPL (start, attach, shadow-cljs), tests in the REPL or a clean JVM, format with cljfmt, zprint or standard-clj, lint with clj-kondo (when installed) plus reflection/boxed-math checks in a clean JVM.",
 		Kind:        "language",
+		Title:       "Clojure",
+		Markers:     Markers,
 		Activate:    func(env ext.Environment) (bool, error) { return Active(env), nil },
 		Ctx:         p.Ctx,
 		LanguageTools: []ext.LanguageTools{{

@@ -29,8 +29,6 @@ package golang
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/visdesktop/vis/backend/ext"
@@ -53,6 +51,8 @@ func Extension() ext.Extension {
 		Name:        "language-go",
 		Description: "Go language pack: gofmt (format_code), go vet (lint_code) and go test -json (run_tests); Go has no REPL.",
 		Kind:        "language",
+		Title:       "Go",
+		Markers:     Markers,
 		Activate:    Active,
 		LanguageTools: []ext.LanguageTools{{
 			Language: "go",
@@ -67,16 +67,12 @@ func Extension() ext.Extension {
 	}
 }
 
+// Markers are what activates the pack: a go.mod at the workspace root.
+var Markers = []ext.Marker{{File: "go.mod"}}
+
 // Active reports whether the workspace root holds a go.mod.
 func Active(env ext.Environment) (bool, error) {
-	if env.Files != nil {
-		return env.Files("go.mod"), nil
-	}
-	if env.Workspace == "" {
-		return false, nil
-	}
-	_, err := os.Stat(filepath.Join(env.Workspace, "go.mod"))
-	return err == nil, nil
+	return ext.AnyPresent(env, Markers), nil
 }
 
 // badArgs wraps ErrBadArgs with a message for the model.

@@ -65,6 +65,18 @@ var bunMarkers = []string{"bunfig.toml", "bun.lock", "bun.lockb", ".bun-version"
 // sourceExts are the files that make a package.json workspace a JS one.
 var sourceExts = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 
+// Markers are what activates the pack: one of bun's files at the root, or
+// a package.json with JS/TS sources in the bounded scan.
+var Markers = jsMarkers()
+
+func jsMarkers() []ext.Marker {
+	var ms []ext.Marker
+	for _, f := range bunMarkers {
+		ms = append(ms, ext.Marker{File: f})
+	}
+	return append(ms, ext.Marker{File: "package.json", Exts: sourceExts, What: "JavaScript/TypeScript sources"})
+}
+
 // Extension returns the JavaScript/TypeScript pack.
 func Extension() ext.Extension {
 	var tools []ext.LanguageTools
@@ -82,6 +94,8 @@ func Extension() ext.Extension {
 		Name:          "language-js",
 		Description:   "JavaScript/TypeScript language pack on bun, else node: a managed REPL (persistent bindings, top-level await), run_tests (bun test, vitest, jest or node --test) and prettier.",
 		Kind:          "language",
+		Title:         "JavaScript/TypeScript",
+		Markers:       Markers,
 		Activate:      Active,
 		LanguageTools: tools,
 	}
@@ -90,22 +104,7 @@ func Extension() ext.Extension {
 // Active reports whether the workspace is a bun project, or a package.json
 // project with JS/TS sources.
 func Active(env ext.Environment) (bool, error) {
-	has := env.Files
-	if has == nil {
-		has = func(rel string) bool {
-			_, err := os.Stat(filepath.Join(env.Workspace, rel))
-			return err == nil
-		}
-	}
-	for _, m := range bunMarkers {
-		if has(m) {
-			return true, nil
-		}
-	}
-	if !has("package.json") || env.HasExt == nil {
-		return false, nil
-	}
-	return env.HasExt(sourceExts...), nil
+	return ext.AnyPresent(env, Markers), nil
 }
 
 // Runtime is the JavaScript runtime chosen for a directory.

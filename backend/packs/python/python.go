@@ -87,20 +87,15 @@ func Extension() ext.Extension { return New(Options{}).Extension() }
 func (p *Pack) getenv(k string) string               { return p.opts.Getenv(k) }
 func (p *Pack) lookPath(name string) (string, error) { return p.opts.LookPath(name) }
 
-// Markers are the root files that activate the pack (besides a .py file).
-var Markers = []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "uv.lock"}
+// Markers are what activates the pack: a project file at the root, or a
+// .py file in the bounded scan.
+var Markers = []ext.Marker{
+	{File: "pyproject.toml"}, {File: "setup.py"}, {File: "setup.cfg"}, {File: "requirements.txt"},
+	{File: "Pipfile"}, {File: "uv.lock"}, {Exts: []string{".py"}},
+}
 
 // Active reports whether the pack is active for env.
-func Active(env ext.Environment) bool {
-	if env.Files != nil {
-		for _, m := range Markers {
-			if env.Files(m) {
-				return true
-			}
-		}
-	}
-	return env.HasExt != nil && env.HasExt(".py")
-}
+func Active(env ext.Environment) bool { return ext.AnyPresent(env, Markers) }
 
 // Extension returns the pack as an extension.
 func (p *Pack) Extension() ext.Extension {
@@ -108,6 +103,8 @@ func (p *Pack) Extension() ext.Extension {
 		Name:        Name,
 		Description: "Python: REPL, tests (pytest or unittest), format and lint (ruff or black).",
 		Kind:        "language",
+		Title:       "Python",
+		Markers:     Markers,
 		Activate:    func(env ext.Environment) (bool, error) { return Active(env), nil },
 		LanguageTools: []ext.LanguageTools{{
 			Language: "python",
