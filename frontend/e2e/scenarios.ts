@@ -73,6 +73,10 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'transcript (program-output), footer (footer-repls, footer-packs), REPL sidebar (repl-panel, repl-row[data-status], repl-logs, repl-log-view, repl-stop)',
     run: true,
   },
+  'packs-badge': {
+    needs: 'footer (footer-packs) following the packs event, transcript (error-card, turn[data-status])',
+    run: true,
+  },
   clojure: {
     needs:
       'Debian clojure + libnrepl-clojure (scripts/deps.sh test), transcript (program-output, turn-answer), footer (footer-repls, footer-packs), REPL sidebar (repl-panel, repl-row[data-status], repl-logs, repl-log-view)',
