@@ -285,7 +285,7 @@ func (in *Interp) restoreDefs() error {
 	}
 	code = strings.Join(lines, "\n")
 	in.globals["session"] = starlark.NewDict(0)
-	res, file := in.run(context.Background(), defsFile, code)
+	res, file := in.run(context.Background(), defsFile, code, Limits{})
 	if res.Err != nil {
 		return fmt.Errorf("restore defs: %s error: %s (line %d)", res.Err.Phase, res.Err.Message, res.Err.Line)
 	}

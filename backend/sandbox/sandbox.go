@@ -17,9 +17,16 @@
 //     the lines of the model's code.
 //   - print(*args, sep=, end=) is captured into Result.Output, clipped at
 //     Options.OutputLimit characters; output printed before an error is kept.
-//   - Limits: Options.MaxSteps (phase "limit"), Options.WallLimit (phase
-//     "timeout"), ctx cancellation (phase "cancelled"). The ctx handed to
-//     builtins is cancelled in all three cases, so a blocking tool returns.
+//   - Limits: Options.MaxSteps (phase "limit"), the block's wall limit
+//     (phase "timeout"; Options.WallLimit, or the Limits given to ExecWith
+//     for that block), ctx cancellation (phase "cancelled"). The ctx handed
+//     to builtins is cancelled in all three cases, so a blocking tool
+//     returns. A builtin may push the block's deadline later with
+//     ExtendDeadline (for a call's own timeout), up to the block's ceiling
+//     (Limits.Max, default Options.MaxWallLimit), never beyond; that ctx's
+//     Deadline reports the deadline as extended. The timeout error names
+//     the limit, where it is configured (Limits.WallWhere/MaxWhere) and how
+//     to raise it (Limits.Hint).
 //   - Builtins (the tools) receive plain Go values bound by parameter name.
 //     An error from Builtin.Fn stops the block with phase "tool"; a
 //     *ToolError's Hint is shown on its own line.
@@ -96,11 +103,15 @@ type Hooks struct {
 type Options struct {
 	DefsPath    string        // file where the session's def sources persist ("" = no persistence)
 	MaxSteps    uint64        // Starlark execution steps per block; 0 = 100_000_000
-	WallLimit   time.Duration // per block; 0 = 5 minutes
+	WallLimit   time.Duration // per block; 0 = 5 minutes (ExecWith's Limits.Wall overrides it)
 	OutputLimit int           // chars of printed output kept; 0 = 65536
 	Hooks       Hooks
 	Getwd       string                                 // what os.getcwd() returns (the workspace root)
 	PathInfo    func(path string) (exists, isDir bool) // backs os.path.exists/isfile/isdir; nil = always false
+
+	// MaxWallLimit is the ceiling ExtendDeadline may push a block's deadline
+	// to, from the block's start; 0 = 1 hour; below WallLimit = WallLimit.
+	MaxWallLimit time.Duration
 }
 
 // Def is a helper function defined by the session.
@@ -272,6 +283,7 @@ type Interp struct {
 const (
 	localOutput = "vis.output"
 	localCtx    = "vis.ctx"
+	localClock  = "vis.clock"
 	blockFile   = "block"
 	defsFile    = "defs"
 	maxDefsSize = 256 << 10
@@ -285,8 +297,11 @@ func New(opts Options, builtins []Builtin) (*Interp, error) {
 	if opts.MaxSteps == 0 {
 		opts.MaxSteps = 100_000_000
 	}
-	if opts.WallLimit == 0 {
-		opts.WallLimit = 5 * time.Minute
+	if opts.WallLimit <= 0 {
+		opts.WallLimit = DefaultWallLimit
+	}
+	if opts.MaxWallLimit <= 0 {
+		opts.MaxWallLimit = DefaultMaxWallLimit
 	}
 	if opts.OutputLimit == 0 {
 		opts.OutputLimit = 65536
@@ -383,8 +398,21 @@ func threadCtx(th *starlark.Thread) context.Context {
 
 var errWallLimit = errors.New("wall-clock limit reached")
 
-// Exec runs one block. session is exposed read-only as the `session` global.
+// Default time limits of a block (Options.WallLimit, Options.MaxWallLimit).
+const (
+	DefaultWallLimit    = 5 * time.Minute
+	DefaultMaxWallLimit = time.Hour
+)
+
+// Exec runs one block with the Options' limits. session is exposed
+// read-only as the `session` global.
 func (in *Interp) Exec(ctx context.Context, code string, session map[string]any) Result {
+	return in.ExecWith(ctx, code, session, Limits{})
+}
+
+// ExecWith runs one block under lim (its zero fields default to the
+// Options'); otherwise as Exec.
+func (in *Interp) ExecWith(ctx context.Context, code string, session map[string]any, lim Limits) Result {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	sess, err := toStarlark(session)
@@ -394,7 +422,7 @@ func (in *Interp) Exec(ctx context.Context, code string, session map[string]any)
 	sess.Freeze()
 	in.globals["session"] = sess
 	in.calls = nil
-	res, file := in.run(ctx, blockFile, code)
+	res, file := in.run(ctx, blockFile, code, lim)
 	res.Tools, in.calls = in.calls, nil
 	if res.Err == nil && file != nil {
 		in.recordDefs(code, file)
@@ -406,7 +434,7 @@ func (in *Interp) Exec(ctx context.Context, code string, session map[string]any)
 }
 
 // run pre-passes, parses and executes code in the session globals.
-func (in *Interp) run(ctx context.Context, filename, code string) (Result, *syntax.File) {
+func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (Result, *syntax.File) {
 	start := time.Now()
 	out := &outputBuffer{limit: in.opts.OutputLimit}
 	finish := func(r Result) Result {
@@ -425,8 +453,8 @@ func (in *Interp) run(ctx context.Context, filename, code string) (Result, *synt
 		return finish(Result{Err: syntaxError(err, code)}), nil
 	}
 
-	runCtx, cancelRun := context.WithTimeoutCause(ctx, in.opts.WallLimit, errWallLimit)
-	defer cancelRun()
+	runCtx, clock, stopClock := startClock(ctx, lim.withDefaults(in.opts))
+	defer stopClock()
 	limitHit := false
 	th := &starlark.Thread{
 		Name:  filename,
@@ -438,6 +466,7 @@ func (in *Interp) run(ctx context.Context, filename, code string) (Result, *synt
 	}
 	th.SetLocal(localOutput, out)
 	th.SetLocal(localCtx, runCtx)
+	th.SetLocal(localClock, clock)
 	th.SetMaxExecutionSteps(in.opts.MaxSteps)
 
 	done := make(chan struct{})
@@ -462,8 +491,7 @@ func (in *Interp) run(ctx context.Context, filename, code string) (Result, *synt
 			r.Err = &Error{Phase: PhaseLimit, Message: fmt.Sprintf("the block exceeded %d execution steps", in.opts.MaxSteps),
 				Hint: "loop over less data, or split the work across blocks (globals persist)"}
 		case errors.Is(context.Cause(runCtx), errWallLimit):
-			r.Err = &Error{Phase: PhaseTimeout, Message: fmt.Sprintf("the block ran longer than %s", in.opts.WallLimit),
-				Hint: "do less per block; globals persist between blocks"}
+			r.Err = clock.timeoutError()
 		case ctx.Err() != nil:
 			r.Err = &Error{Phase: PhaseCancelled, Message: "cancelled"}
 		default:
@@ -588,9 +616,16 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 		if h := in.opts.Hooks.OnToolStart; h != nil {
 			h(b.Name, bound)
 		}
+		clock, _ := th.Local(localClock).(*blockClock)
+		if clock != nil {
+			clock.enter(b.Name)
+		}
 		t0 := time.Now()
 		res, err := b.Fn(ctx, bound)
 		d := time.Since(t0)
+		if clock != nil {
+			clock.leave()
+		}
 		if h := in.opts.Hooks.OnToolEnd; h != nil {
 			h(b.Name, d, err)
 		}
