@@ -9,6 +9,10 @@
 // api_key or headers, nor default_provider/default_model: such keys are
 // dropped and reported as warnings, never applied.
 //
+// The `sandbox` section (Sandbox) bounds a program block's run time:
+// wall_limit_seconds and the ceiling max_wall_limit_seconds, which a tool
+// call's own timeout may extend a block to; a project file may set both.
+//
 // Load is a pure function of the files and the getenv function passed in; it
 // never fails on a missing file, only on an unreadable or malformed one.
 package config
@@ -83,9 +87,7 @@ type Config struct {
 	DefaultModel    string       `yaml:"default_model,omitempty"`
 	Reasoning       string       `yaml:"reasoning,omitempty"` // "", low, medium, high
 	SystemPrompt    SystemPrompt `yaml:"system_prompt,omitempty"`
-	Sandbox         struct {
-		WallLimitSeconds int `yaml:"wall_limit_seconds,omitempty"`
-	} `yaml:"sandbox,omitempty"`
+	Sandbox         Sandbox      `yaml:"sandbox,omitempty"`
 
 	// Warnings lists what was ignored while loading (project keys that are
 	// not allowed, unset ${ENV} references).
@@ -108,6 +110,7 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 	}
 	merged := map[string]any{}
 	var warnings []string
+	var origins map[string]string // sandbox key -> the file that set it last
 	for i, f := range Files(visHome, workspace) {
 		raw, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) {
@@ -123,6 +126,7 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 		if i > 0 { // project file
 			warnings = append(warnings, stripProjectSecrets(m, f)...)
 		}
+		origins = sandboxOrigins(origins, m, f)
 		merged = merge(merged, m)
 		if i == 0 {
 			layer, err := settingsLayer(visHome)
@@ -141,6 +145,8 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 		return nil, fmt.Errorf("decode config: %w", err)
 	}
 	c.Warnings = warnings
+	c.Sandbox.from = origins
+	c.Warnings = append(c.Warnings, c.Sandbox.validate()...)
 	for i := range c.Providers {
 		p := &c.Providers[i]
 		p.APIKey = expandEnv(p.APIKey, getenv, &c.Warnings, p.ID)

@@ -1,0 +1,76 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The sandbox limits merge like any key (the project file wins), remember
+// which file set them, default when unset, and a bad value falls back with
+// a warning.
+func TestSandboxLimits(t *testing.T) {
+	t.Parallel()
+	type got struct {
+		Wall, Max         time.Duration
+		WallDesc, MaxDesc string
+		Warnings          int
+	}
+	tests := []struct {
+		name, home, project string
+		want                func(home, ws string) got
+		warn                string
+	}{
+		{name: "unset: defaults", want: func(_, _ string) got {
+			return got{5 * time.Minute, time.Hour, "sandbox.wall_limit_seconds: unset, default 300", "sandbox.max_wall_limit_seconds: unset, default 3600", 0}
+		}},
+		{name: "home sets both", home: "sandbox: {wall_limit_seconds: 900, max_wall_limit_seconds: 7200}\n", want: func(home, _ string) got {
+			f := filepath.Join(home, "config.yml")
+			return got{15 * time.Minute, 2 * time.Hour, "sandbox.wall_limit_seconds: 900 in " + f, "sandbox.max_wall_limit_seconds: 7200 in " + f, 0}
+		}},
+		{name: "the project's vis.yml wins for the key it sets", home: "sandbox: {wall_limit_seconds: 900, max_wall_limit_seconds: 7200}\n",
+			project: "sandbox: {wall_limit_seconds: 60}\n", want: func(home, ws string) got {
+				return got{time.Minute, 2 * time.Hour, "sandbox.wall_limit_seconds: 60 in " + filepath.Join(ws, "vis.yml"),
+					"sandbox.max_wall_limit_seconds: 7200 in " + filepath.Join(home, "config.yml"), 0}
+			}},
+		{name: "a wall limit above the default ceiling raises the ceiling", home: "sandbox: {wall_limit_seconds: 5400}\n", want: func(home, _ string) got {
+			return got{90 * time.Minute, 90 * time.Minute, "sandbox.wall_limit_seconds: 5400 in " + filepath.Join(home, "config.yml"),
+				"sandbox.max_wall_limit_seconds: unset, default 3600, raised to the wall limit 5400", 0}
+		}},
+		{name: "a ceiling below the wall limit is the wall limit, with a warning", home: "sandbox: {wall_limit_seconds: 600, max_wall_limit_seconds: 60}\n",
+			want: func(home, _ string) got {
+				f := filepath.Join(home, "config.yml")
+				return got{10 * time.Minute, 10 * time.Minute, "sandbox.wall_limit_seconds: 600 in " + f, "sandbox.max_wall_limit_seconds: 60 in " + f + ", raised to the wall limit 600", 1}
+			}, warn: "sandbox.max_wall_limit_seconds (60) is below sandbox.wall_limit_seconds (600)"},
+		{name: "a negative value falls back to the default, with a warning", home: "sandbox: {wall_limit_seconds: -5}\n", want: func(_, _ string) got {
+			return got{5 * time.Minute, time.Hour, "sandbox.wall_limit_seconds: unset, default 300", "sandbox.max_wall_limit_seconds: unset, default 3600", 1}
+		}, warn: "sandbox.wall_limit_seconds is -5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			home, ws := t.TempDir(), t.TempDir()
+			if tt.home != "" {
+				write(t, filepath.Join(home, "config.yml"), tt.home)
+			}
+			if tt.project != "" {
+				write(t, filepath.Join(ws, "vis.yml"), tt.project)
+			}
+			c, err := Load(home, ws, env(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb := c.Sandbox
+			g := got{sb.WallLimit(), sb.MaxWallLimit(), sb.Describe(KeyWallLimit), sb.Describe(KeyMaxWallLimit), len(c.Warnings)}
+			if diff := cmp.Diff(tt.want(home, ws), g); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if tt.warn != "" && (len(c.Warnings) == 0 || !strings.Contains(c.Warnings[0], tt.warn)) {
+				t.Errorf("warnings = %q, want one containing %q", c.Warnings, tt.warn)
+			}
+		})
+	}
+}
