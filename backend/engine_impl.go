@@ -344,7 +344,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 				e.broker.Publish(events.Event{SessionID: s.ID, Turn: t, Iteration: i, Data: end})
 			},
 		},
-	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), rt.surface.Builtins()...))
+	}, append(append(withShellBudget(ts.Builtins()), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), langtools.WithTimeouts(rt.surface.Builtins())...))
 	if err != nil {
 		ts.Close()
 		return nil, fmt.Errorf("start sandbox: %w", err)
@@ -558,7 +558,7 @@ func (e *Engine) runPlan(ctx context.Context, p *turnPlan) (TurnResult, func(), 
 	if err := e.goals.StartClock(bg, p.turnStart); err != nil {
 		e.broker.Publish(eventWarning(id, "The goal's clock could not start: "+err.Error()))
 	}
-	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: p.rv.client, Exec: execAdapter{rt}, State: &rt.state}
+	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: p.rv.client, Exec: execAdapter{rt, blockLimits(p.rv.cfg, e.home)}, State: &rt.state}
 	t := p.turn
 	t.OnStart = func(ctx context.Context, turnID int64) {
 		if _, err := attach.Save(ctx, e.store, id, turnID, p.imgs); err != nil {
@@ -863,9 +863,13 @@ func (e *Engine) publishGoal(g goals.Goal) {
 	e.haltForGoal(g)
 }
 
-// execAdapter lets the loop run programs in a sandbox, and tells the
-// session's tool hooks which turn and iteration a call belongs to.
-type execAdapter struct{ rt *sessionRT }
+// execAdapter lets the loop run programs in a sandbox under the turn's
+// time limits, and tells the session's tool hooks which turn and iteration
+// a call belongs to.
+type execAdapter struct {
+	rt     *sessionRT
+	limits sandbox.Limits // from the turn's resolved config (blockLimits)
+}
 
 func (a execAdapter) Exec(ctx context.Context, code string, session map[string]any) sandbox.Result {
 	if scope, ok := session["scope"].(map[string]any); ok {
@@ -873,7 +877,7 @@ func (a execAdapter) Exec(ctx context.Context, code string, session map[string]a
 		i, _ := scope["iter"].(int)
 		a.rt.cur.Store(&[2]int{t, i})
 	}
-	return a.rt.interp.Exec(ctx, code, session)
+	return a.rt.interp.ExecWith(ctx, code, session, a.limits)
 }
 
 // position returns the turn and iteration of the program running now.

@@ -24,7 +24,8 @@ language is inferred from the paths and the workspace. arg is a path string or a
 (files, directories, or <path>::<test-name> node ids — the selector every language shares;
 ::<test-name> alone finds that test wherever it lives) selects. cwd chooses the project
 directory and defaults to the WORKSPACE ROOT, which is where a relative paths entry resolves.
-timeout_ms bounds the run. List selectors stay lists, even one.
+timeout_ms bounds the run and lets this program run that long, up to the configured ceiling
+(a timeout_ms above it is cut, and the result's timeout_note says so). List selectors stay lists, even one.
 Examples: run_tests(), run_tests("tests/test_api.py"), run_tests("go", {"paths": ["./pkg/...::TestParse"]}),
 run_tests(paths=["::test_login"]).
 Returns {is_pass, total, pass, fail, errored, skipped, failures: [{test, type, message, file}],
@@ -33,7 +34,8 @@ target, ms, output, timed_out, runner}; a count the runner did not report is abs
 const docEval = `Eval in an already-running project REPL: repl_eval(language, {code, cwd, id, timeout_ms}).
 code is the one REQUIRED key; language may lead the call. Nothing else is required: cwd chooses
 the project directory (default the workspace root), id/repl_id picks one of several REPLs, and
-timeout_ms is this eval's budget (on overrun the evaluation is interrupted, the REPL stays).
+timeout_ms is this eval's budget (on overrun the evaluation is interrupted, the REPL stays; a long one
+extends this program's time limit up to the configured ceiling, timeout_note says when it was cut).
 Globals persist between calls; the last expression's value comes back.
 Start a REPL first with repl_start(language). Examples: repl_eval("python", {"code": "sum(range(10))"}),
 repl_eval(code="x = 1", id="pyrepl:~/proj").
