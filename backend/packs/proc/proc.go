@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -31,6 +32,12 @@ type Result struct {
 // call. A non-zero exit is data, not an error; the error reports a child
 // that could not start or a cancelled ctx.
 func Run(ctx context.Context, dir string, timeout time.Duration, stdin string, argv ...string) (Result, error) {
+	return RunEnv(ctx, dir, timeout, stdin, nil, argv...)
+}
+
+// RunEnv is Run with env ("NAME=value" entries) added to the inherited
+// environment; an entry wins over an inherited variable of the same name.
+func RunEnv(ctx context.Context, dir string, timeout time.Duration, stdin string, env []string, argv ...string) (Result, error) {
 	res := Result{Argv: argv, Exit: -1}
 	if len(argv) == 0 {
 		return res, errors.New("run: empty command")
@@ -39,6 +46,9 @@ func Run(ctx context.Context, dir string, timeout time.Duration, stdin string, a
 	defer cancel()
 	c := exec.CommandContext(rctx, argv[0], argv[1:]...)
 	c.Dir = dir
+	if len(env) > 0 {
+		c.Env = append(os.Environ(), env...)
+	}
 	c.SysProcAttr = SysProcAttr()
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 	c.WaitDelay = 2 * time.Second
