@@ -17,6 +17,13 @@
 //
 // Concurrency: a Registry is safe for concurrent use; registration normally
 // happens once at start-up.
+//
+// Language verbs' options: each handler set carries the option keys its
+// verbs take (LanguageTools.Options), which the facade checks a call's keys
+// against; packs also record the same declarations process-wide
+// (DeclareOptions, from init) so the verbs' doc() pages, written when a
+// sandbox is built, name every pack's options. format_code's answer is the
+// typed FormatResult in every pack.
 package ext
 
 import (
@@ -145,14 +152,20 @@ type StopResult struct {
 
 // LanguageTools is one pack's handler set for a language. A nil func means
 // the verb is unsupported for that language (refused before any side
-// effect). Results are string-keyed maps in the shared contracts of seed 001.
+// effect). Results are string-keyed maps in the shared contracts of seed 001,
+// except format_code's, which is the typed FormatResult.
 type LanguageTools struct {
 	Language string   // "python"
 	Aliases  []string // other names that route here ("py")
-	Format   func(ctx context.Context, env ToolEnv, c Call) (map[string]any, error)
+	Format   func(ctx context.Context, env ToolEnv, c Call) (FormatResult, error)
 	Lint     func(ctx context.Context, env ToolEnv, c Call) (map[string]any, error)
 	Test     func(ctx context.Context, env ToolEnv, c Call) (map[string]any, error)
 	Eval     func(ctx context.Context, env ToolEnv, c Call) (map[string]any, error)
 	// Repl handles the lifecycle ops "start", "status", "stop", "connect".
 	Repl func(ctx context.Context, env ToolEnv, op string, c Call) (map[string]any, error)
+
+	// Options are the option keys each verb takes besides the facade's
+	// own: any other key is refused before the handler runs, and doc()
+	// lists them (the pack also passes them to DeclareOptions).
+	Options VerbOptions
 }

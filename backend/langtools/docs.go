@@ -2,22 +2,25 @@ package langtools
 
 // Model-facing pages of the eight verbs (seed 001 wording, adapted to the
 // packs this build has). The first line is the apropos summary; doc(name)
-// shows the signature line and all of it.
+// shows the signature line and all of it, then the options of every pack
+// (verbDoc, generated from the declarations the facade validates with).
 
 const docFormat = `Format through a pack: format_code(language, arg); omit language only for paths-based inference.
-Source/{"code": ...} returns changed + char delta, never text. {"paths": [...]} (always a list)
-recursively formats files/dirs in place and returns per-file changes, never text. Nonblank code
-and nonblank path/paths targets are mutually exclusive; conflicting selectors are rejected before
-any files change. Blank target selectors are ignored for explicit snippets. Omit code/paths for
-the pack's default source paths, recursively. cwd chooses the project directory (default the
-workspace root). python also takes the formatter's own line_length and config.
+Source/{"code": ...} returns changed + delta (characters after minus before), never text.
+{"paths": [...]} (always a list) recursively formats files/dirs in place and returns per-file
+changes, never text. Nonblank code and nonblank path/paths targets are mutually exclusive;
+conflicting selectors are rejected before any files change. Blank target selectors are ignored
+for explicit snippets. Omit code/paths for the pack's default source paths, recursively. cwd
+chooses the project directory (default the workspace root); env and args reach the formatter.
 Keyword form works too: format_code(paths=["src"]), format_code("python", code="x=1").
-Returns {changed, delta, formatter} for code; {files: [{file, changed, delta}], changed, formatter} for paths.`
+Returns the same shape in every pack: {changed: bool, delta, chars, formatter} for code;
+{changed: n, files: [{file, changed, delta}], checked, formatter} for paths (checked absent
+when the formatter does not say; errors/message/error only when there are some).`
 
 const docLint = `Lint through a pack: lint_code(language, arg); omit language only for file/workspace inference.
 Source/{"code": ...} lints a snippet; {"paths": [...]} (always a list) lints disk. Omit code/paths
-for defaults. Returns findings (file, row, col, level, type, message, provider) and severity
-counts. python also takes ruff's own select, ignore, line_length and config for this call.`
+for defaults; env and args reach the linter. Returns findings (file, row, col, level, type,
+message, provider) and severity counts.`
 
 const docTest = `Run tests through a pack: run_tests(language, arg). NOTHING is required: omit arg to run every test.
 language is inferred from the paths and the workspace. arg is a path string or a map: paths

@@ -425,10 +425,17 @@ func (f *Facade) callTool(ctx context.Context, verb string, args []any, kwargs m
 	if err != nil {
 		return nil, err
 	}
+	if err := checkOptions(c, &h.lt); err != nil {
+		return nil, err
+	}
 	ec := f.extCall(c, h)
 	switch verb {
 	case VerbFormat:
-		return h.lt.Format(ctx, f.env, ec)
+		r, err := h.lt.Format(ctx, f.env, ec)
+		if err != nil {
+			return nil, err
+		}
+		return r.Value(), nil
 	case VerbLint:
 		return h.lt.Lint(ctx, f.env, ec)
 	case VerbEval:
@@ -977,6 +984,11 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 		}
 	}
 
+	if c.id != "" && (verb == VerbStop || verb == VerbStatus) {
+		if err := checkOptions(c, nil); err != nil { // answered by id, without a pack
+			return nil, err
+		}
+	}
 	switch verb {
 	case VerbStop:
 		if c.id != "" {
@@ -1008,6 +1020,9 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 			}
 			return nil, err
 		}
+		if err := checkOptions(c, &h.lt); err != nil {
+			return nil, err
+		}
 		out, err := h.lt.Repl(ctx, f.env, "status", f.extCall(c, h))
 		if err != nil {
 			return nil, err
@@ -1020,6 +1035,9 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 	}
 	h, err := f.choose(ctx, c)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOptions(c, &h.lt); err != nil {
 		return nil, err
 	}
 	op := map[string]string{VerbStart: "start", VerbStop: "stop", VerbConnect: "connect"}[verb]
@@ -1107,8 +1125,7 @@ func (f *Facade) Builtins() []sandbox.Builtin {
 // returns at call time (nil = no pack active: the verbs then say so, and
 // repl_stop/repl_status still work through resources when env is known).
 func Builtins(current func() *Facade) []sandbox.Builtin {
-	docs := map[string]string{VerbFormat: docFormat, VerbLint: docLint, VerbTest: docTest, VerbEval: docEval,
-		VerbStart: docStart, VerbStatus: docStatus, VerbStop: docStop, VerbConnect: docConnect}
+	packs := ext.DeclaredOptions()
 	out := make([]sandbox.Builtin, 0, len(Verbs))
 	for _, v := range Verbs {
 		params := []sandbox.Param{{Name: "language"}, {Name: "arg"}}
@@ -1119,7 +1136,7 @@ func Builtins(current func() *Facade) []sandbox.Builtin {
 			params = []sandbox.Param{{Name: "language"}, {Name: "options"}}
 		}
 		out = append(out, sandbox.Builtin{
-			Name: v, Doc: docs[v], Params: params, Variadic: true,
+			Name: v, Doc: verbDoc(v, packs), Params: params, Variadic: true,
 			Fn: func(ctx context.Context, args map[string]any) (any, error) {
 				f := current()
 				if f == nil {

@@ -73,9 +73,12 @@ func fakePack(name, lang string, aliases []string, rec *recorder, verbs string, 
 			return map[string]any{"handled_by": name, "op": op}, nil
 		}
 	}
-	lt := ext.LanguageTools{Language: lang, Aliases: aliases}
+	lt := ext.LanguageTools{Language: lang, Aliases: aliases, Options: fakeOptions}
 	if strings.Contains(verbs, "format") {
-		lt.Format = h("format")
+		lt.Format = func(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
+			_, err := h("format")(ctx, env, c)
+			return ext.FormatResult{Formatter: name, Snippet: true, Changed: true, Delta: -1, Chars: 3}, err
+		}
 	}
 	if strings.Contains(verbs, "lint") {
 		lt.Lint = h("lint")
@@ -92,6 +95,16 @@ func fakePack(name, lang string, aliases []string, rec *recorder, verbs string, 
 		}
 	}
 	return ext.Extension{Name: name, Description: name, Kind: "language", LanguageTools: []ext.LanguageTools{lt}}
+}
+
+// fakeOptions are what the fake packs declare besides the facade's keys.
+var fakeOptions = ext.VerbOptions{
+	ext.VerbFormat: {{Key: "timeout_ms", Type: "int"}, ext.EnvOption, ext.ArgsOption},
+	ext.VerbLint:   {{Key: "timeout_ms", Type: "int"}, ext.EnvOption, ext.ArgsOption},
+	ext.VerbTest: {{Key: "timeout_ms", Type: "int"}, {Key: "ns", Type: "str"}, {Key: "var", Type: "str"}, ext.EnvOption, ext.ArgsOption,
+		{Key: "namespace", Instead: `use "ns"`}},
+	ext.VerbEval:  {{Key: "timeout_ms", Type: "int"}},
+	ext.VerbStart: {{Key: "env", Type: "{str: str}"}},
 }
 
 type fixture struct {

@@ -181,6 +181,7 @@ func (p *Pack) Extension() ext.Extension {
 			Test:     p.test,
 			Eval:     p.eval,
 			Repl:     p.replOp,
+			Options:  ToolOptions,
 		}},
 	}
 }

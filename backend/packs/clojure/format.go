@@ -29,15 +29,19 @@ func (p *Pack) formatter() (tool, bin string, err error) {
 	return "", "", errors.New("no Clojure formatter is installed: install cljfmt (a native binary: https://github.com/weavejester/cljfmt/releases), zprint (https://github.com/kkinnear/zprint/releases) or Standard Clojure Style (npm install -g @chrisoakman/standard-clojure-style), put it on PATH, and call format_code again")
 }
 
-// formatArgv formats files in place.
-func formatArgv(tool, bin string, files []string) []string {
+// formatArgv formats files in place, with the call's extra arguments
+// before the files.
+func formatArgv(tool, bin string, args, files []string) []string {
+	var argv []string
 	switch tool {
 	case "zprint":
-		return append([]string{bin, "-fw"}, files...)
+		argv = []string{bin, "-fw"}
 	case "standard-clj":
-		return append([]string{bin, "fix", "--log-level", "quiet"}, files...)
+		argv = []string{bin, "fix", "--log-level", "quiet"}
+	default:
+		argv = []string{bin, "fix", "--quiet"}
 	}
-	return append([]string{bin, "fix", "--quiet"}, files...)
+	return append(append(argv, args...), files...)
 }
 
 // walkSources expands files and folders into Clojure files (sorted),
@@ -90,67 +94,83 @@ func defaultPaths(pr *Project) []string {
 	return ps
 }
 
-func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
+// toolOpts reads what a call adds to the child it runs: environment
+// entries and extra arguments (the env and args options).
+func toolOpts(verb string, c ext.Call) (env, args []string, err error) {
+	if env, err = ext.EnvOf(c.Opts); err != nil {
+		return nil, nil, fmt.Errorf("clojure %s: %w", verb, err)
+	}
+	if args, err = ext.ArgsOf(c.Opts); err != nil {
+		return nil, nil, fmt.Errorf("clojure %s: %w", verb, err)
+	}
+	return env, args, nil
+}
+
+// format is format_code: the installed formatter, with the call's env and
+// args (before the files).
+func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
+	fail := func(err error) (ext.FormatResult, error) { return ext.FormatResult{}, err }
+	vars, extra, err := toolOpts("format_code", c)
+	if err != nil {
+		return fail(err)
+	}
 	tool, bin, err := p.formatter()
 	if err != nil {
-		return nil, fmt.Errorf("clojure format_code: %w", err)
+		return fail(fmt.Errorf("clojure format_code: %w", err))
 	}
 	if code, ok := c.Opts["code"].(string); ok && strings.TrimSpace(code) != "" {
 		tmp, err := os.MkdirTemp("", "vis-cljfmt-")
 		if err != nil {
-			return nil, fmt.Errorf("clojure format_code: %w", err)
+			return fail(fmt.Errorf("clojure format_code: %w", err))
 		}
 		defer os.RemoveAll(tmp)
 		f := filepath.Join(tmp, "snippet.clj")
 		if err := os.WriteFile(f, []byte(code), 0o644); err != nil {
-			return nil, fmt.Errorf("clojure format_code: %w", err)
+			return fail(fmt.Errorf("clojure format_code: %w", err))
 		}
-		r, err := run(ctx, formatArgv(tool, bin, []string{f}), c.Cwd, "", p.opts.ToolTimeout, nil)
+		r, err := run(ctx, formatArgv(tool, bin, extra, []string{f}), c.Cwd, "", optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), vars)
 		if err != nil {
-			return nil, fmt.Errorf("clojure format_code: %s: %w", tool, err)
+			return fail(fmt.Errorf("clojure format_code: %s: %w", tool, err))
 		}
 		after, _ := os.ReadFile(f)
 		if r.exit != 0 {
-			return nil, fmt.Errorf("clojure format_code: %s exited with code %d (unbalanced code?): %s", tool, r.exit, strings.TrimSpace(tail(r.stderr+r.stdout, 8)))
+			return fail(fmt.Errorf("clojure format_code: %s exited with code %d (unbalanced code?): %s", tool, r.exit, strings.TrimSpace(tail(r.stderr+r.stdout, 8))))
 		}
-		return map[string]any{"changed": string(after) != code, "delta": utf8.RuneCount(after) - utf8.RuneCountInString(code), "formatter": tool}, nil
+		n := utf8.RuneCount(after)
+		return ext.FormatResult{Formatter: tool, Snippet: true, Changed: string(after) != code, Delta: n - utf8.RuneCountInString(code), Chars: n}, nil
 	}
 	paths, _, err := optStrings(c.Opts, "paths")
 	if err != nil {
-		return nil, fmt.Errorf("clojure format_code: %w", err)
+		return fail(fmt.Errorf("clojure format_code: %w", err))
 	}
 	if len(paths) == 0 {
 		paths = defaultPaths(LoadProject(c.Cwd))
 	}
 	files, err := walkSources(c.Cwd, paths)
 	if err != nil {
-		return nil, fmt.Errorf("clojure format_code: %w", err)
+		return fail(fmt.Errorf("clojure format_code: %w", err))
 	}
 	if len(files) == 0 {
-		return map[string]any{"changed": 0, "checked": 0, "files": []any{}, "formatter": tool, "message": "no Clojure files under " + strings.Join(paths, ", ")}, nil
+		return ext.FormatResult{Formatter: tool, Message: "no Clojure files under " + strings.Join(paths, ", ")}, nil
 	}
 	before := map[string]string{}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		before[f] = string(b)
 	}
-	r, err := run(ctx, formatArgv(tool, bin, files), c.Cwd, "", p.opts.ToolTimeout, nil)
+	r, err := run(ctx, formatArgv(tool, bin, extra, files), c.Cwd, "", optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), vars)
 	if err != nil {
-		return nil, fmt.Errorf("clojure format_code: %s: %w", tool, err)
+		return fail(fmt.Errorf("clojure format_code: %s: %w", tool, err))
 	}
-	rows := []any{}
-	changed := 0
+	out := ext.FormatResult{Formatter: tool, Checked: len(files)}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		if string(b) != before[f] {
-			changed++
-			rows = append(rows, map[string]any{"file": workspace.RelTo(c.Cwd, f), "changed": true,
-				"delta": utf8.RuneCount(b) - utf8.RuneCountInString(before[f])})
+			out.Files = append(out.Files, ext.FormatFile{File: workspace.RelTo(c.Cwd, f), Delta: utf8.RuneCount(b) - utf8.RuneCountInString(before[f])})
 		}
 	}
-	out := map[string]any{"changed": changed, "checked": len(files), "files": rows, "formatter": tool}
 	if r.exit != 0 {
-		out["error"] = fmt.Sprintf("%s exited with code %d: %s", tool, r.exit, strings.TrimSpace(tail(r.stderr+r.stdout, 8)))
+		out.Error = fmt.Sprintf("%s exited with code %d: %s", tool, r.exit, strings.TrimSpace(tail(r.stderr+r.stdout, 8)))
 	}
 	return out, nil
 }

@@ -49,7 +49,7 @@ func TestFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]any{"changed": true, "delta": -3, "formatter": "cljfmt"}, out); d != "" {
+	if d := cmp.Diff(map[string]any{"changed": true, "delta": -3, "chars": 7, "formatter": "cljfmt"}, out.Value()); d != "" {
 		t.Errorf("snippet (-want +got):\n%s", d)
 	}
 	out, err = p.format(context.Background(), env, call(dir, map[string]any{}))
@@ -60,7 +60,7 @@ func TestFormat(t *testing.T) {
 		map[string]any{"file": "src/a/core.clj", "changed": true, "delta": -3},
 		map[string]any{"file": "test/a/x_test.clj", "changed": true, "delta": -2},
 	}}
-	if d := cmp.Diff(want, out); d != "" {
+	if d := cmp.Diff(want, out.Value()); d != "" {
 		t.Errorf("default paths (-want +got):\n%s", d)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "target/gen.clj")); string(b) != "(ns  gen)\n" {
@@ -115,10 +115,10 @@ func TestFormatStandardClojureStyle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out["changed"] != true || out["formatter"] != "standard-clj" || out["delta"] != -6 {
-		t.Fatalf("snippet = %v", out)
+	if v := out.Value(); v["changed"] != true || v["formatter"] != "standard-clj" || v["delta"] != -6 || v["chars"] != len(messy)-6 {
+		t.Fatalf("snippet = %v", v)
 	}
-	if _, ok := out["code"]; ok {
+	if _, ok := out.Value()["code"]; ok {
 		t.Errorf("format_code returned text: %v", out)
 	}
 	out, err = p.format(context.Background(), env, call(dir, nil))
@@ -127,11 +127,32 @@ func TestFormatStandardClojureStyle(t *testing.T) {
 	}
 	want := map[string]any{"changed": 1, "checked": 2, "formatter": "standard-clj",
 		"files": []any{map[string]any{"file": "src/a/core.clj", "changed": true, "delta": -6}}}
-	if d := cmp.Diff(want, out); d != "" {
+	if d := cmp.Diff(want, out.Value()); d != "" {
 		t.Errorf("paths (-want +got):\n%s", d)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "src/a/core.clj"))
 	if string(got) != "(ns a.core)\n(defn add [a b]\n  (+ a b))\n" {
 		t.Errorf("formatted file = %q", got)
+	}
+}
+
+// TestFormatEnvArgs: the call's env reaches the formatter's environment and
+// its args come before the files.
+func TestFormatEnvArgs(t *testing.T) {
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{"deps.edn": `{:paths ["src"]}`, "src/a/core.clj": "(ns a.core)\n"})
+	seen := filepath.Join(t.TempDir(), "seen")
+	p := toolPack(t, map[string]string{"cljfmt": `echo "$VIS_FMT_MARK $*" > ` + seen})
+	env, _ := sessionEnv(t, dir)
+	if _, err := p.format(context.Background(), env, call(dir, map[string]any{
+		"env": map[string]any{"VIS_FMT_MARK": "marked"}, "args": []any{"--indents", "x.edn"}})); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(seen)
+	if want := "marked fix --quiet --indents x.edn " + filepath.Join(dir, "src/a/core.clj") + "\n"; string(got) != want {
+		t.Errorf("the formatter saw %q, want %q", got, want)
+	}
+	if _, err := p.format(context.Background(), env, call(dir, map[string]any{"args": "--indents x.edn"})); err == nil || !strings.Contains(err.Error(), "list of strings") {
+		t.Errorf("args as one string: %v", err)
 	}
 }

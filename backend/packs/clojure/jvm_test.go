@@ -183,6 +183,7 @@ func TestManagedREPL(t *testing.T) {
 			t.Fatalf("a node id matching nothing = %v", r)
 		}
 		f.fails("run_tests", "cannot apply aliases", "clojure", map[string]any{"aliases": []any{"test"}})
+		f.fails("run_tests", "cannot apply env or args", "clojure", map[string]any{"env": map[string]any{"VIS_CLJ_MARK": "marked"}})
 	})
 
 	t.Run("ctx contribution", func(t *testing.T) {
@@ -347,6 +348,18 @@ func TestRunTestsCleanJVM(t *testing.T) {
 	if r["is_pass"] != false || len(r["failures"].([]any)) != 1 || !strings.Contains(r["failures"].([]any)[0].(map[string]any)["message"].(string), "could not load") {
 		t.Fatalf("a namespace that does not compile = %v", r)
 	}
+	// The call's env reaches the clean JVM; args are refused, since Vis runs
+	// clojure.test itself here (no project runner to take them).
+	packtest.WriteFiles(t, dir, map[string]string{"test/calc/env_test.clj": "(ns calc.env-test (:require [clojure.test :refer [deftest is]]))\n(deftest env-test (is (= \"marked\" (System/getenv \"VIS_CLJ_MARK\"))))\n"})
+	r = f.call("run_tests", "clojure", map[string]any{"ns": "calc.env-test", "env": map[string]any{"VIS_CLJ_MARK": "marked"}})
+	if r["is_pass"] != true || r["total"] != 1 {
+		t.Fatalf("env in a clean JVM = %v", r)
+	}
+	r = f.call("run_tests", "clojure", map[string]any{"ns": "calc.env-test"})
+	if r["is_pass"] != false || r["fail"] != 1 {
+		t.Fatalf("without env = %v", r)
+	}
+	f.fails("run_tests", "declares none", "clojure", map[string]any{"ns": "calc.env-test", "args": []any{"-x"}})
 }
 
 // TestStartFailures: a launcher that dies reports failed with its exit code

@@ -53,6 +53,8 @@ type lintSel struct {
 	lang      string   // the snippet's dialect: clj, cljc, cljs, edn
 	paths     []string // explicit paths (validated); nil = the defaults
 	defaulted bool
+	env       []string // the call's env ("NAME=value"), for both linters
+	args      []string // the call's extra clj-kondo arguments
 }
 
 // linted is one linter's outcome.
@@ -84,12 +86,20 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 }
 
 func lintSelection(c ext.Call) (lintSel, error) {
+	env, err := ext.EnvOf(c.Opts)
+	if err != nil {
+		return lintSel{}, err
+	}
+	args, err := ext.ArgsOf(c.Opts)
+	if err != nil {
+		return lintSel{}, err
+	}
 	if code, ok := c.Opts["code"].(string); ok && strings.TrimSpace(code) != "" {
 		lang := "clj"
 		if l := strings.TrimPrefix(optString(c.Opts, "lang"), "."); l == "cljs" || l == "cljc" || l == "edn" {
 			lang = l
 		}
-		return lintSel{code: code, lang: lang}, nil
+		return lintSel{code: code, lang: lang, env: env, args: args}, nil
 	}
 	paths, _, err := optStrings(c.Opts, "paths")
 	if err != nil {
@@ -104,7 +114,7 @@ func lintSelection(c ext.Call) (lintSel, error) {
 			return lintSel{}, fmt.Errorf("no such file or directory: %s", p)
 		}
 	}
-	return lintSel{paths: paths, defaulted: len(paths) == 0}, nil
+	return lintSel{paths: paths, defaulted: len(paths) == 0, env: env, args: args}, nil
 }
 
 // mergeLint merges the linters' findings (sorted by file, row, col) with
@@ -174,7 +184,8 @@ func (p *Pack) kondoLint(ctx context.Context, c ext.Call, sel lintSel, proj *Pro
 		l.skipped = "clj-kondo is not installed: " + kondoInstall + " for its findings"
 		return l
 	}
-	argv := []string{bin, "--config", "{:output {:format :edn}}", "--lint"}
+	argv := append([]string{bin, "--config", "{:output {:format :edn}}"}, sel.args...)
+	argv = append(argv, "--lint")
 	stdin := ""
 	if sel.code != "" {
 		argv = append(argv, "-", "--lang", sel.lang)
@@ -186,7 +197,7 @@ func (p *Pack) kondoLint(ctx context.Context, c ext.Call, sel lintSel, proj *Pro
 		}
 		argv = append(argv, strings.Join(paths, string(os.PathListSeparator)))
 	}
-	r, err := run(ctx, argv, c.Cwd, stdin, optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), nil)
+	r, err := run(ctx, argv, c.Cwd, stdin, optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), sel.env)
 	if err != nil {
 		l.err = err
 		return l
@@ -429,7 +440,7 @@ func (p *Pack) jvmLint(ctx context.Context, c ext.Call, sel lintSel, proj *Proje
 	}
 	timeout := optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout)
 	start := time.Now()
-	r, err := run(ctx, launcher.Argv, c.Cwd, "", timeout, nil)
+	r, err := run(ctx, launcher.Argv, c.Cwd, "", timeout, sel.env)
 	if err != nil {
 		l.err = fmt.Errorf("%s: %w", launcher.Argv[0], err)
 		return l

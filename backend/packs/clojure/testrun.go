@@ -30,6 +30,24 @@ type TestPlan struct {
 	Framework string
 	Note      string
 	Steps     [][]string // extra commands run before Argv (shadow compile)
+	Env       []string   // cli: added to every command's environment ("NAME=value")
+}
+
+// withCall adds the call's env and args (appended to Argv, for the
+// project's runner) to a clean-JVM plan. Args are refused when no runner
+// of the project's takes them: Vis's own clojure.test form runs through
+// clojure.main -e, which would read a first extra argument as a script to
+// load.
+func (t TestPlan) withCall(sel Selection) (TestPlan, error) {
+	if t.Mode != "cli" {
+		return t, nil
+	}
+	if len(sel.Args) > 0 && t.Runner == "clojure.test" {
+		return t, fmt.Errorf("clojure run_tests: args go to the project's own test runner, and this project declares none (Vis runs clojure.test itself through %s); drop args, or name a runner alias (aliases) whose main takes them", t.Tool)
+	}
+	t.Argv = append(append([]string(nil), t.Argv...), sel.Args...)
+	t.Env = sel.Env
+	return t, nil
 }
 
 // test is run_tests for Clojure.
@@ -51,6 +69,9 @@ func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	if err != nil {
 		return nil, err
 	}
+	if plan, err = plan.withCall(sel); err != nil {
+		return nil, err
+	}
 	timeout := optDuration(c.Opts, "timeout_ms", p.opts.TestTimeout)
 	var out map[string]any
 	if plan.Mode == "repl" {
@@ -63,6 +84,9 @@ func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 			plan, err = p.cliPlan(ctx, proj, sel, res)
 			if err != nil {
 				return nil, fmt.Errorf("clojure run_tests: %s, and no clean JVM can run the tests: %w", why, err)
+			}
+			if plan, err = plan.withCall(sel); err != nil {
+				return nil, err
 			}
 			out, err = p.runCLI(ctx, proj, plan, timeout)
 			if err != nil {
@@ -100,6 +124,9 @@ func (p *Pack) Plan(ctx context.Context, session string, proj *Project, sel Sele
 		}
 		if len(sel.Aliases) > 0 {
 			return TestPlan{}, fmt.Errorf("clojure run_tests: this project's tests run in the live session REPL %s, which cannot apply aliases %v (its classpath is fixed); drop aliases, or repl_stop(%q) so the tests run in a clean JVM with them", r.id, sel.Aliases, r.id)
+		}
+		if len(sel.Env) > 0 || len(sel.Args) > 0 {
+			return TestPlan{}, fmt.Errorf("clojure run_tests: this project's tests run in the live session REPL %s, which cannot apply env or args (a running JVM's environment and command line are fixed); drop them, or repl_stop(%q) so the tests run in a clean JVM with them", r.id, r.id)
 		}
 		return TestPlan{Mode: "repl", REPL: r, Runner: "clojure.test", Framework: "clojure.test"}, nil
 	}
@@ -419,7 +446,7 @@ func bbTestPlan(bin string, proj *Project, sel Selection) (TestPlan, error) {
 func (p *Pack) runCLI(ctx context.Context, proj *Project, plan TestPlan, timeout time.Duration) (map[string]any, error) {
 	var pre strings.Builder
 	for _, step := range plan.Steps {
-		r, err := run(ctx, step, proj.Dir, "", timeout, nil)
+		r, err := run(ctx, step, proj.Dir, "", timeout, plan.Env)
 		if err != nil {
 			return nil, fmt.Errorf("clojure run_tests: %s: %w", step[0], err)
 		}
@@ -430,7 +457,7 @@ func (p *Pack) runCLI(ctx context.Context, proj *Project, plan TestPlan, timeout
 				"error": fmt.Sprintf("%s failed (exit %d) before the tests ran", displayArgv(step), r.exit)}, nil
 		}
 	}
-	r, err := run(ctx, plan.Argv, proj.Dir, "", timeout, nil)
+	r, err := run(ctx, plan.Argv, proj.Dir, "", timeout, plan.Env)
 	if err != nil {
 		return nil, fmt.Errorf("clojure run_tests: %s: %w", plan.Argv[0], err)
 	}

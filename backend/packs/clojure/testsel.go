@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/visdesktop/vis/backend/ext"
 )
 
 // Selection is run_tests' selector map after validation, before anything
@@ -19,25 +21,12 @@ type Selection struct {
 	Include, Exclude []string // metadata tags without ":"
 	Aliases          []string
 	Build            string
+	// Env ("NAME=value") and Args are what the call adds to the test
+	// command (a clean JVM only: a session REPL's are fixed).
+	Env, Args []string
 	// Echo is the selectors as the call gave them: a list stays a list,
 	// even with one entry; a string stays a string.
 	Echo map[string]any
-}
-
-// removedKeys are selector spellings the Clojure pack does not take, with
-// what to write instead; they are refused so a typo never widens a run.
-var removedKeys = map[string]string{
-	"namespace":  `use "ns" (a namespace, or ns/var)`,
-	"namespaces": `use "nses" (a list of namespaces)`,
-	"var":        `use "ns": "my.ns-test/my-test", or a node id in paths: "test/my/ns_test.clj::my-test"`,
-	"vars":       `use "nses": ["my.ns-test/a-test", "my.ns-test/b-test"]`,
-	"only":       `use "ns": "my.ns-test/my-test"`,
-	"focus":      `use "ns"/"nses" (namespaces or ns/var) or paths node ids; Vis turns them into the runner's focus`,
-	"test":       `use a node id: {"paths": ["::my-test"]}`,
-	"tests":      `use node ids: {"paths": ["::a-test", "::b-test"]}`,
-	"filter":     `use include/exclude metadata tags, or node ids in paths`,
-	"k":          `use node ids in paths ("::name")`,
-	"select":     `use include/exclude metadata tags`,
 }
 
 var (
@@ -49,13 +38,16 @@ var (
 
 // ParseSelection validates run_tests options. Every error is a refusal
 // before launch.
-func ParseSelection(opts map[string]any) (Selection, error) {
-	var s Selection
+func ParseSelection(opts map[string]any) (s Selection, err error) {
 	s.Echo = map[string]any{}
-	for k, hint := range removedKeys {
-		if _, ok := opts[k]; ok {
-			return s, fmt.Errorf("clojure run_tests does not take %q: %s", k, hint)
-		}
+	if k, hint, ok := ToolOptions.Refused(ext.VerbTest, opts); ok {
+		return s, fmt.Errorf("clojure run_tests does not take %q: %s", k, hint)
+	}
+	if s.Env, err = ext.EnvOf(opts); err != nil {
+		return s, fmt.Errorf("clojure run_tests: %w", err)
+	}
+	if s.Args, err = ext.ArgsOf(opts); err != nil {
+		return s, fmt.Errorf("clojure run_tests: %w", err)
 	}
 	paths, pathsList, err := optStrings(opts, "paths")
 	if err != nil {

@@ -18,24 +18,27 @@ import (
 
 const formatTimeout = 2 * time.Minute
 
-// Format is format_code for Go (see the package comment). Results:
-//
-//	snippet: {"changed", "char_delta", "chars", "formatter"}
-//	paths:   {"changed": n, "checked": n, "files": [{"file", "changed", "char_delta"}], "errors"?: [{"file", "message"}], "formatter"}
-func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
+// Format is format_code for Go (see the package comment): gofmt, with
+// the call's env and args (gofmt flags such as -s, placed before the
+// files). The result is the shared ext.FormatResult.
+func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
 	code := optString(c.Opts, "code")
 	if code == "" {
 		code = optString(c.Opts, "arg") // a bare string argument is source
 	}
 	paths, err := optPaths(c.Opts)
 	if err != nil {
-		return nil, err
+		return ext.FormatResult{}, err
+	}
+	t, err := toolOf(c, formatTimeout)
+	if err != nil {
+		return ext.FormatResult{}, err
 	}
 	if strings.TrimSpace(code) != "" {
 		if len(paths) > 0 {
-			return nil, badArgs("pass code OR paths, not both; nothing was formatted")
+			return ext.FormatResult{}, badArgs("pass code OR paths, not both; nothing was formatted")
 		}
-		return formatSnippet(ctx, cwdOf(env, c), code)
+		return formatSnippet(ctx, cwdOf(env, c), code, t)
 	}
 	cwd := cwdOf(env, c)
 	var files []string
@@ -45,48 +48,86 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, e
 		files, err = selectFiles(env.Workspace, cwd, paths)
 	}
 	if err != nil {
-		return nil, err
+		return ext.FormatResult{}, err
 	}
-	return formatFiles(ctx, cwd, files)
+	return formatFiles(ctx, cwd, files, t)
+}
+
+// tool is what a call adds to the child it runs: environment entries,
+// extra arguments and its time budget (the env, args and timeout_ms
+// options).
+type tool struct {
+	env, args []string
+	timeout   time.Duration
+}
+
+// toolOf reads the call's env, args and timeout_ms (def when absent).
+func toolOf(c ext.Call, def time.Duration) (tool, error) {
+	env, err := ext.EnvOf(c.Opts)
+	if err != nil {
+		return tool{}, badArgs("%v", err)
+	}
+	args, err := ext.ArgsOf(c.Opts)
+	if err != nil {
+		return tool{}, badArgs("%v", err)
+	}
+	t := tool{env: env, args: args, timeout: def}
+	if ms, ok := c.Opts["timeout_ms"]; ok && ms != nil {
+		switch v := ms.(type) {
+		case int:
+			t.timeout = time.Duration(v) * time.Millisecond
+		case int64:
+			t.timeout = time.Duration(v) * time.Millisecond
+		case float64:
+			t.timeout = time.Duration(v * float64(time.Millisecond))
+		default:
+			return tool{}, badArgs("timeout_ms must be a number, got %T", ms)
+		}
+		if t.timeout <= 0 {
+			return tool{}, badArgs("timeout_ms must be positive")
+		}
+	}
+	return t, nil
+}
+
+// argv is head, then the call's args, then tail (the files or packages:
+// Go's flag parsing stops at the first of them).
+func (t tool) argv(head []string, tail ...string) []string {
+	out := append(append([]string(nil), head...), t.args...)
+	return append(out, tail...)
 }
 
 // formatSnippet pipes code through gofmt.
-func formatSnippet(ctx context.Context, cwd, code string) (map[string]any, error) {
-	r, err := proc.Run(ctx, cwd, formatTimeout, code, "gofmt")
+func formatSnippet(ctx context.Context, cwd, code string, t tool) (ext.FormatResult, error) {
+	r, err := proc.RunEnv(ctx, cwd, t.timeout, code, t.env, t.argv([]string{"gofmt"})...)
 	if err != nil {
-		return nil, fmt.Errorf("format go: %w", err)
+		return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 	}
 	if r.Exit != 0 {
-		return nil, fmt.Errorf("format go: gofmt cannot parse the code: %s", strings.TrimSpace(strings.ReplaceAll(r.Stderr, "<standard input>", "code")))
+		return ext.FormatResult{}, fmt.Errorf("format go: gofmt cannot parse the code: %s", strings.TrimSpace(strings.ReplaceAll(r.Stderr, "<standard input>", "code")))
 	}
 	before, after := utf8.RuneCountInString(code), utf8.RuneCountInString(r.Stdout)
-	return map[string]any{
-		"changed":    r.Stdout != code,
-		"char_delta": after - before,
-		"chars":      after,
-		"formatter":  formatter,
-	}, nil
+	return ext.FormatResult{Formatter: formatter, Snippet: true, Changed: r.Stdout != code, Delta: after - before, Chars: after}, nil
 }
 
 // formatFiles lists the files gofmt would change, rewrites them and reports
 // each change.
-func formatFiles(ctx context.Context, cwd string, files []string) (map[string]any, error) {
-	res := map[string]any{"formatter": formatter, "checked": len(files), "changed": 0, "files": []map[string]any{}}
+func formatFiles(ctx context.Context, cwd string, files []string, t tool) (ext.FormatResult, error) {
+	res := ext.FormatResult{Formatter: formatter, Checked: len(files)}
 	if len(files) == 0 {
 		return res, nil
 	}
-	r, err := proc.Run(ctx, cwd, formatTimeout, "", append([]string{"gofmt", "-l"}, files...)...)
+	r, err := proc.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv([]string{"gofmt", "-l"}, files...)...)
 	if err != nil {
-		return nil, fmt.Errorf("format go: %w", err)
+		return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 	}
 	if r.TimedOut {
-		return nil, fmt.Errorf("format go: gofmt -l timed out after %v", formatTimeout)
+		return ext.FormatResult{}, fmt.Errorf("format go: gofmt -l timed out after %v", t.timeout)
 	}
-	var errs []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(r.Stderr), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			file, _, _ := strings.Cut(line, ":")
-			errs = append(errs, map[string]any{"file": workspace.RelTo(cwd, file), "message": strings.Replace(line, file, workspace.RelTo(cwd, file), 1)})
+			res.Errors = append(res.Errors, ext.FormatError{File: workspace.RelTo(cwd, file), Message: strings.Replace(line, file, workspace.RelTo(cwd, file), 1)})
 		}
 	}
 	var changed []string
@@ -99,30 +140,25 @@ func formatFiles(ctx context.Context, cwd string, files []string) (map[string]an
 	for _, f := range changed {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return nil, fmt.Errorf("format go: %w", err)
+			return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 		}
 		before[f] = utf8.RuneCount(b)
 	}
 	if len(changed) > 0 {
-		w, err := proc.Run(ctx, cwd, formatTimeout, "", append([]string{"gofmt", "-w"}, changed...)...)
+		w, err := proc.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv([]string{"gofmt", "-w"}, changed...)...)
 		if err != nil {
-			return nil, fmt.Errorf("format go: %w", err)
+			return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 		}
 		if w.Exit != 0 {
-			return nil, fmt.Errorf("format go: gofmt -w: %s", strings.TrimSpace(w.Stderr))
+			return ext.FormatResult{}, fmt.Errorf("format go: gofmt -w: %s", strings.TrimSpace(w.Stderr))
 		}
 	}
-	out := []map[string]any{}
 	for _, f := range changed {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return nil, fmt.Errorf("format go: %w", err)
+			return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 		}
-		out = append(out, map[string]any{"file": workspace.RelTo(cwd, f), "changed": true, "char_delta": utf8.RuneCount(b) - before[f]})
-	}
-	res["files"], res["changed"] = out, len(out)
-	if len(errs) > 0 {
-		res["errors"] = errs
+		res.Files = append(res.Files, ext.FormatFile{File: workspace.RelTo(cwd, f), Delta: utf8.RuneCount(b) - before[f]})
 	}
 	return res, nil
 }

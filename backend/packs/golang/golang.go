@@ -60,6 +60,7 @@ func Extension() ext.Extension {
 			Format:   Format,
 			Lint:     Lint,
 			Test:     Test,
+			Options:  ToolOptions,
 			// Go has no REPL: Eval and Repl stay nil, so the capability
 			// matrix does not offer them and the facade refuses repl_* for
 			// go before any side effect, naming the languages that have one.

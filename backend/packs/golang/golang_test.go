@@ -93,17 +93,17 @@ func TestFormatSnippet(t *testing.T) {
 		opts map[string]any
 		want map[string]any
 	}{
-		{"unformatted", map[string]any{"code": ugly}, map[string]any{"changed": true, "char_delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
-		{"already formatted", map[string]any{"code": neat}, map[string]any{"changed": false, "char_delta": 0, "chars": len(neat), "formatter": "gofmt"}},
-		{"bare string is source", map[string]any{"arg": ugly}, map[string]any{"changed": true, "char_delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
-		{"blank paths ignored for a snippet", map[string]any{"code": ugly, "paths": []any{" "}}, map[string]any{"changed": true, "char_delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
+		{"unformatted", map[string]any{"code": ugly}, map[string]any{"changed": true, "delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
+		{"already formatted", map[string]any{"code": neat}, map[string]any{"changed": false, "delta": 0, "chars": len(neat), "formatter": "gofmt"}},
+		{"bare string is source", map[string]any{"arg": ugly}, map[string]any{"changed": true, "delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
+		{"blank paths ignored for a snippet", map[string]any{"code": ugly, "paths": []any{" "}}, map[string]any{"changed": true, "delta": len(neat) - len(ugly), "chars": len(neat), "formatter": "gofmt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Format(context.Background(), env, call(dir, tc.opts))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tc.want, got); d != "" {
+			if d := cmp.Diff(tc.want, got.Value()); d != "" {
 				t.Fatalf("result (-want +got):\n%s", d)
 			}
 		})
@@ -122,10 +122,10 @@ func TestFormatPathsInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := read(t, filepath.Join(dir, "ugly/ugly.go"))
-	want := map[string]any{"formatter": "gofmt", "checked": 2, "changed": 1, "files": []map[string]any{
-		{"file": "ugly/ugly.go", "changed": true, "char_delta": len(after) - len(uglyBefore)},
+	want := map[string]any{"formatter": "gofmt", "checked": 2, "changed": 1, "files": []any{
+		map[string]any{"file": "ugly/ugly.go", "changed": true, "delta": len(after) - len(uglyBefore)},
 	}}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got.Value()); d != "" {
 		t.Fatalf("result (-want +got):\n%s", d)
 	}
 	if after != "package ugly\n\nfunc Ugly() int {\n\treturn 1\n}\n" {
@@ -135,7 +135,7 @@ func TestFormatPathsInPlace(t *testing.T) {
 		t.Fatal("a formatted file changed")
 	}
 	again, err := Format(context.Background(), env, call(dir, map[string]any{"paths": []any{"ugly"}}))
-	if err != nil || again["changed"] != 0 {
+	if err != nil || again.Value()["changed"] != 0 {
 		t.Fatalf("second format = %v, %v; want nothing changed", again, err)
 	}
 }
@@ -147,7 +147,7 @@ func TestFormatDefaultIsTheModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got["changed"] != 1 || got["checked"] != 4 {
+	if got.Value()["changed"] != 1 || got.Value()["checked"] != 4 {
 		t.Fatalf("default format = %v; want ugly.go changed of the module's 4 files", got)
 	}
 	if read(t, filepath.Join(dir, "testdata/skip.go")) != "package  skip\n" {
@@ -245,9 +245,14 @@ func TestTestArgv(t *testing.T) {
 		{"names are quoted", []string{"::Test.X"}, []string{"go", "test", "-json", "-run", `^(Test\.X)$`, "./..."}, ""},
 		{"empty name refused", []string{"calc::"}, nil, "names no test"},
 		{"outside refused", []string{"../x::TestA"}, nil, "outside the workspace"},
+		{"args go before the packages", []string{"calc::TestAdd"}, []string{"go", "test", "-json", "-run", "^(TestAdd)$", "-count=1", "-v", "./calc"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := TestArgv(dir, dir, tc.sel)
+			var args []string
+			if strings.HasPrefix(tc.name, "args") {
+				args = []string{"-count=1", "-v"}
+			}
+			got, err := TestArgv(dir, dir, tc.sel, args...)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v; want %q", err, tc.err)
@@ -361,5 +366,67 @@ func TestRunTestsTimeout(t *testing.T) {
 		if un, _ := got["unfinished"].([]string); !cmp.Equal(un, []string{"TestHang"}) {
 			t.Fatalf("unfinished = %v; want TestHang", got["unfinished"])
 		}
+	}
+}
+
+// TestEnvArgsReachTheChild: a call's env is in the go test process's
+// environment and its args on go test's command line; gofmt and go vet get
+// theirs too.
+func TestEnvArgsReachTheChild(t *testing.T) {
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{
+		"go.mod": "module envargs\n\ngo 1.22\n",
+		"e/e_test.go": `package e
+
+import (
+	"os"
+	"testing"
+)
+
+func TestSeesEnv(t *testing.T) {
+	if got := os.Getenv("VIS_GO_MARK"); got != "marked" {
+		t.Fatalf("VIS_GO_MARK = %q", got)
+	}
+}
+
+func TestOther(t *testing.T) {}
+`,
+		"s/s.go": "package s\n\ntype T struct{ A int }\n\nvar V = []T{T{1}}\n",
+	})
+	env, _ := packtest.ToolEnv(t, dir)
+	opts := map[string]any{"env": map[string]any{"VIS_GO_MARK": "marked"}, "args": []any{"-run", "^TestSeesEnv$", "-count=1"}}
+	got, err := Test(context.Background(), env, call(dir, opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]any{"is_pass": got["is_pass"], "total": got["total"], "pass": got["pass"], "fail": got["fail"]}
+	if d := cmp.Diff(map[string]any{"is_pass": true, "total": 1, "pass": 1, "fail": 0}, counts); d != "" {
+		t.Fatalf("env and args (-want +got):\n%s\n%s", d, got["output"])
+	}
+	got, err = Test(context.Background(), env, call(dir, map[string]any{"args": []any{"-run", "^TestSeesEnv$", "-count=1"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["is_pass"] != false || got["fail"] != 1 {
+		t.Fatalf("without env = %v", got)
+	}
+	// gofmt -s simplifies the composite literal only when args carry -s.
+	plain, err := Format(context.Background(), env, call(dir, map[string]any{"paths": []any{"s"}}))
+	if err != nil || len(plain.Files) != 0 {
+		t.Fatalf("gofmt without -s = %+v, %v; want nothing changed", plain, err)
+	}
+	simple, err := Format(context.Background(), env, call(dir, map[string]any{"paths": []any{"s"}, "args": []any{"-s"}}))
+	if err != nil || len(simple.Files) != 1 || simple.Files[0].Delta != -1 {
+		t.Fatalf("gofmt -s = %+v, %v; want s/s.go one character shorter", simple, err)
+	}
+	if b := read(t, filepath.Join(dir, "s/s.go")); !strings.Contains(b, "[]T{{1}}") {
+		t.Fatalf("s.go = %q", b)
+	}
+	// go vet takes its analyzer flags from args: -printf=false still vets.
+	if _, err := Lint(context.Background(), env, call(dir, map[string]any{"args": []any{"-printf=false"}, "env": map[string]any{"GOFLAGS": "-mod=mod"}})); err != nil {
+		t.Fatalf("lint with args: %v", err)
+	}
+	if _, err := Lint(context.Background(), env, call(dir, map[string]any{"args": []any{"-no-such-flag"}})); err == nil {
+		t.Fatal("go vet with an unknown flag: no error, so args did not reach it")
 	}
 }

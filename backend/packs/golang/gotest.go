@@ -33,28 +33,17 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if a := optString(c.Opts, "arg"); strings.TrimSpace(a) != "" {
 		sel = append(sel, strings.TrimSpace(a))
 	}
-	cwd := cwdOf(env, c)
-	argv, err := TestArgv(env.Workspace, cwd, sel)
+	t, err := toolOf(c, DefaultTestTimeout)
 	if err != nil {
 		return nil, err
 	}
-	timeout := DefaultTestTimeout
-	if ms, ok := c.Opts["timeout_ms"]; ok {
-		switch v := ms.(type) {
-		case int:
-			timeout = time.Duration(v) * time.Millisecond
-		case int64:
-			timeout = time.Duration(v) * time.Millisecond
-		case float64:
-			timeout = time.Duration(v) * time.Millisecond
-		default:
-			return nil, badArgs("timeout_ms must be a number, got %T", ms)
-		}
-		if timeout <= 0 {
-			return nil, badArgs("timeout_ms must be positive")
-		}
+	cwd := cwdOf(env, c)
+	argv, err := TestArgv(env.Workspace, cwd, sel, t.args...)
+	if err != nil {
+		return nil, err
 	}
-	r, err := proc.Run(ctx, cwd, timeout, "", argv...)
+	timeout := t.timeout
+	r, err := proc.RunEnv(ctx, cwd, timeout, "", t.env, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run go tests: %w", err)
 	}
@@ -101,8 +90,9 @@ func hasNames(sel []string) bool {
 // directories, "dir/...") select packages; "path::Name" and "::Name" add
 // Name to one -run pattern "^(A|B)$" (a single subtest "A/b" becomes
 // "^A$/^b$"; several names with subtests run their whole top-level tests).
-// No selector runs ./... .
-func TestArgv(root, cwd string, sel []string) ([]string, error) {
+// No selector runs ./... . args (the call's extra go test flags) go
+// after Vis's flags and before the packages.
+func TestArgv(root, cwd string, sel []string, args ...string) ([]string, error) {
 	var paths, names []string
 	anyWhere := false
 	for _, s := range sel {
@@ -133,6 +123,7 @@ func TestArgv(root, cwd string, sel []string) ([]string, error) {
 	if p := runPattern(names); p != "" {
 		argv = append(argv, "-run", p)
 	}
+	argv = append(argv, args...)
 	return append(argv, pkgs...), nil
 }
 

@@ -22,7 +22,7 @@ const lintTimeout = 5 * time.Minute
 
 // Lint is lint_code for Go: `go vet -json` over the selected packages (the
 // module's by default) or over a code snippet vetted as a throwaway
-// package. Result: {"findings": [{file,row,col,level,type,message,provider}],
+// package, with the call's env and args (vet flags, before the packages). Result: {"findings": [{file,row,col,level,type,message,provider}],
 // "counts": {"error": n, "warning": n}, "total": n, "clean": bool,
 // "provider": "go vet"}; a vet that fails without any finding is an error.
 func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
@@ -34,23 +34,27 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
+	t, err := toolOf(c, lintTimeout)
+	if err != nil {
+		return nil, err
+	}
 	cwd := cwdOf(env, c)
 	if strings.TrimSpace(code) != "" {
 		if len(paths) > 0 {
 			return nil, badArgs("pass code OR paths, not both")
 		}
-		return lintSnippet(ctx, code)
+		return lintSnippet(ctx, code, t)
 	}
 	pkgs, err := packagesFor(env.Workspace, cwd, paths)
 	if err != nil {
 		return nil, err
 	}
-	r, err := proc.Run(ctx, cwd, lintTimeout, "", append([]string{"go", "vet", "-json"}, pkgs...)...)
+	r, err := proc.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv([]string{"go", "vet", "-json"}, pkgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}
 	if r.TimedOut {
-		return nil, fmt.Errorf("lint go: go vet timed out after %v", lintTimeout)
+		return nil, fmt.Errorf("lint go: go vet timed out after %v", t.timeout)
 	}
 	findings := parseVet(cwd, r.Stdout, r.Stderr)
 	if len(findings) == 0 && r.Exit != 0 {
@@ -61,7 +65,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 
 // lintSnippet vets code in a temporary module. A snippet without a package
 // clause gets "package snippet" prepended; rows stay the snippet's own.
-func lintSnippet(ctx context.Context, code string) (map[string]any, error) {
+func lintSnippet(ctx context.Context, code string, t tool) (map[string]any, error) {
 	dir, err := os.MkdirTemp("", "vis-govet-")
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
@@ -78,7 +82,7 @@ func lintSnippet(ctx context.Context, code string) (map[string]any, error) {
 	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(code), 0o644); err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}
-	r, err := proc.Run(ctx, dir, lintTimeout, "", "go", "vet", "-json", ".")
+	r, err := proc.RunEnv(ctx, dir, t.timeout, "", t.env, t.argv([]string{"go", "vet", "-json"}, ".")...)
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}

@@ -81,7 +81,7 @@ func jsMarkers() []ext.Marker {
 func Extension() ext.Extension {
 	var tools []ext.LanguageTools
 	for _, lang := range Languages {
-		lt := ext.LanguageTools{Language: lang, Format: Format, Test: Test, Eval: Eval, Repl: Repl}
+		lt := ext.LanguageTools{Language: lang, Format: Format, Test: Test, Eval: Eval, Repl: Repl, Options: ToolOptions}
 		switch lang {
 		case "typescript":
 			lt.Aliases = []string{"ts", "mts", "cts"}

@@ -159,9 +159,19 @@ func TestTestCommand(t *testing.T) {
 			[]string{filepath.Join(vitest, "node_modules/.bin/vitest"), "run", "src", "-t", "adds"}, RunnerVitest, ""},
 		{"bun ignores the node runners", vitest, bun, nil, nil, []string{"/usr/bin/bun", "test"}, RunnerBun, ""},
 		{"jest configured but not installed", jest, node, nil, nil, nil, "", "jest but it is not installed"},
+		{"args before the files (bun)", plain, bun, []string{"test/a.test.ts"}, nil,
+			[]string{"/usr/bin/bun", "test", "--bail", "test/a.test.ts"}, RunnerBun, ""},
+		{"args before the files (node)", plain, node, []string{"test"}, []string{"adds"},
+			[]string{"/usr/bin/node", "--test", "--test-reporter=tap", "--test-name-pattern=adds", "--bail", "test"}, RunnerNode, ""},
+		{"args before the files (vitest)", vitest, node, []string{"src"}, []string{"adds"},
+			[]string{filepath.Join(vitest, "node_modules/.bin/vitest"), "run", "--bail", "src", "-t", "adds"}, RunnerVitest, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, runner, err := TestCommand(tc.dir, tc.dir, tc.rt, tc.paths, tc.names)
+			var args []string
+			if strings.HasPrefix(tc.name, "args") {
+				args = []string{"--bail"}
+			}
+			got, runner, err := TestCommand(tc.dir, tc.dir, tc.rt, tc.paths, tc.names, args...)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v; want %q", err, tc.err)
@@ -297,18 +307,68 @@ func TestFormatPrettier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]any{"changed": true, "char_delta": len("const a: number = 1;\n") - len("const  a:number=1"), "chars": len("const a: number = 1;\n"), "formatter": "prettier"}, snip); d != "" {
+	if d := cmp.Diff(map[string]any{"changed": true, "delta": len("const a: number = 1;\n") - len("const  a:number=1"), "chars": len("const a: number = 1;\n"), "formatter": "prettier"}, snip.Value()); d != "" {
 		t.Fatalf("snippet (-want +got):\n%s", d)
 	}
 	got, err := Format(context.Background(), env, call("typescript", dir, map[string]any{"paths": []any{"src"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"changed": 1, "formatter": "prettier", "files": []map[string]any{{"file": "src/a.ts", "changed": true, "char_delta": 3}}}
-	if d := cmp.Diff(want, got); d != "" {
+	want := map[string]any{"changed": 1, "formatter": "prettier", "files": []any{map[string]any{"file": "src/a.ts", "changed": true, "delta": 3}}}
+	if d := cmp.Diff(want, got.Value()); d != "" {
 		t.Fatalf("paths (-want +got):\n%s", d)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "src/a.ts")); string(b) != "const a: number = 1;\n" {
 		t.Fatalf("a.ts = %q", b)
+	}
+	// args reach prettier (before the files), for a snippet and for files.
+	snip, err = Format(context.Background(), env, call("javascript", dir, map[string]any{"code": `const s = "x";`, "args": []any{"--single-quote"}}))
+	if err != nil || !snip.Changed || snip.Delta != 1 {
+		t.Fatalf("snippet with --single-quote = %+v, %v; want the quotes swapped and a newline added", snip, err)
+	}
+	packtest.WriteFiles(t, dir, map[string]string{"src/c.js": "export const c = \"c\";\n"})
+	got, err = Format(context.Background(), env, call("javascript", dir, map[string]any{"paths": []any{"src/c.js"}, "args": []any{"--single-quote"}}))
+	if err != nil || len(got.Files) != 1 {
+		t.Fatalf("files with --single-quote = %+v, %v", got, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "src/c.js")); string(b) != "export const c = 'c';\n" {
+		t.Fatalf("c.js = %q", b)
+	}
+}
+
+// TestNodeTestEnvArgs: a run_tests call's env reaches the test process and
+// its args reach node --test's command line.
+func TestNodeTestEnvArgs(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "envargs"}`,
+		"test/env.test.js": `const { test } = require("node:test");
+const assert = require("node:assert");
+test("sees env", () => { assert.strictEqual(process.env.VIS_JS_MARK, "marked"); });
+test("other", () => {});
+`,
+	})
+	env, _ := packtest.ToolEnv(t, dir)
+	counts := func(r map[string]any) map[string]any {
+		return map[string]any{"is_pass": r["is_pass"], "total": r["total"], "pass": r["pass"], "fail": r["fail"]}
+	}
+	got, err := Test(context.Background(), env, call("javascript", dir, map[string]any{
+		"env": map[string]any{"VIS_JS_MARK": "marked"}, "args": []any{"--test-name-pattern=sees env"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]any{"is_pass": true, "total": 1, "pass": 1, "fail": 0}, counts(got)); d != "" {
+		t.Fatalf("env and args (-want +got):\n%s\n%s", d, got["output"])
+	}
+	got, err = Test(context.Background(), env, call("javascript", dir, map[string]any{"args": []any{"--test-name-pattern=sees env"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]any{"is_pass": false, "total": 1, "pass": 0, "fail": 1}, counts(got)); d != "" {
+		t.Fatalf("args without env (-want +got):\n%s\n%s", d, got["output"])
+	}
+	if _, err := Test(context.Background(), env, call("javascript", dir, map[string]any{"env": map[string]any{"N": 1}})); !errors.Is(err, ErrBadArgs) {
+		t.Fatalf("a number in env: %v", err)
 	}
 }

@@ -41,8 +41,12 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if a := optString(c.Opts, "arg"); strings.TrimSpace(a) != "" {
 		sel = append(sel, strings.TrimSpace(a))
 	}
-	if _, ok := c.Opts["filter"]; ok {
-		return nil, badArgs(`"filter" is not an option; select tests with node ids: {"paths": ["::test name"]}`)
+	if k, instead, ok := ToolOptions.Refused(ext.VerbTest, c.Opts); ok {
+		return nil, badArgs("%q is not an option; %s", k, instead)
+	}
+	t, err := toolOf(c, DefaultTestTimeout)
+	if err != nil {
+		return nil, err
 	}
 	cwd := cwdOf(env, c)
 	paths, names, err := splitSelectors(env.Workspace, cwd, sel)
@@ -53,17 +57,12 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	argv, runner, err := TestCommand(env.Workspace, cwd, rt, paths, names)
+	argv, runner, err := TestCommand(env.Workspace, cwd, rt, paths, names, t.args...)
 	if err != nil {
 		return nil, err
 	}
-	timeout := DefaultTestTimeout
-	if ms, err := optMillis(c.Opts, "timeout_ms"); err != nil {
-		return nil, err
-	} else if ms > 0 {
-		timeout = time.Duration(ms) * time.Millisecond
-	}
-	r, err := child.Run(ctx, cwd, timeout, "", argv...)
+	timeout := t.timeout
+	r, err := child.RunEnv(ctx, cwd, timeout, "", t.env, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", runner, err)
 	}
@@ -194,13 +193,16 @@ func configuredRunner(workspace, dir string) string {
 
 // TestCommand builds the test command: bun test under bun; else the
 // project's vitest or jest (which must be installed); else node --test.
-func TestCommand(workspace, dir string, rt Runtime, paths, names []string) ([]string, string, error) {
+// args (the call's extra runner arguments) go after Vis's own and before
+// the test files.
+func TestCommand(workspace, dir string, rt Runtime, paths, names []string, args ...string) ([]string, string, error) {
 	pat := NamePattern(names)
 	if rt.Name == "bun" {
 		argv := []string{rt.Path, "test"}
 		if pat != "" {
 			argv = append(argv, "-t", pat)
 		}
+		argv = append(argv, args...)
 		return append(argv, paths...), RunnerBun, nil
 	}
 	switch r := configuredRunner(workspace, dir); r {
@@ -215,6 +217,7 @@ func TestCommand(workspace, dir string, rt Runtime, paths, names []string) ([]st
 		} else {
 			argv = append(argv, "--ci")
 		}
+		argv = append(argv, args...)
 		argv = append(argv, paths...)
 		if pat != "" {
 			argv = append(argv, "-t", pat)
@@ -225,6 +228,7 @@ func TestCommand(workspace, dir string, rt Runtime, paths, names []string) ([]st
 	if pat != "" {
 		argv = append(argv, "--test-name-pattern="+pat)
 	}
+	argv = append(argv, args...)
 	return append(argv, paths...), RunnerNode, nil
 }
 

@@ -101,13 +101,32 @@ func rel(dir, p string) string {
 	return p
 }
 
-func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
+// toolOpts reads what a call adds to the child it runs: environment
+// entries and extra arguments (the env and args options).
+func toolOpts(verb string, c ext.Call) (env, args []string, err error) {
+	if env, err = ext.EnvOf(c.Opts); err != nil {
+		return nil, nil, fmt.Errorf("python %s: %w", verb, err)
+	}
+	if args, err = ext.ArgsOf(c.Opts); err != nil {
+		return nil, nil, fmt.Errorf("python %s: %w", verb, err)
+	}
+	return env, args, nil
+}
+
+// format is format_code: ruff format, else black, with the call's
+// line_length, config, env and args (before the files).
+func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
+	fail := func(err error) (ext.FormatResult, error) { return ext.FormatResult{}, err }
+	vars, extra, err := toolOpts("format_code", c)
+	if err != nil {
+		return fail(err)
+	}
 	tool, exe := "ruff", ""
 	var ok bool
 	if exe, ok = p.findTool(c.Cwd, "ruff"); !ok {
 		tool = "black"
 		if exe, ok = p.findTool(c.Cwd, "black"); !ok {
-			return nil, fmt.Errorf("python format_code: %w", ErrNoFormatter)
+			return fail(fmt.Errorf("python format_code: %w", ErrNoFormatter))
 		}
 	}
 	var flags []string
@@ -121,6 +140,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[str
 	if cfg := optString(c.Opts, "config"); cfg != "" {
 		flags = append(flags, "--config", cfg)
 	}
+	flags = append(flags, extra...)
 	if code, isCode := c.Opts["code"].(string); isCode && code != "" {
 		var argv []string
 		if tool == "ruff" {
@@ -130,26 +150,23 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[str
 			argv = append([]string{exe, "-q"}, flags...)
 			argv = append(argv, "-")
 		}
-		r, err := run(ctx, argv, c.Cwd, code, p.opts.ToolTimeout, nil)
+		r, err := run(ctx, argv, c.Cwd, code, optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), vars)
 		if err != nil {
-			return nil, fmt.Errorf("python format_code: %s: %w", tool, err)
+			return fail(fmt.Errorf("python format_code: %s: %w", tool, err))
 		}
 		if r.exit != 0 || r.timedOut {
-			return nil, fmt.Errorf("python format_code: %s could not format the code: %s", tool, strings.TrimSpace(tail(r.stderr+r.stdout, 8)))
+			return fail(fmt.Errorf("python format_code: %s could not format the code: %s", tool, strings.TrimSpace(tail(r.stderr+r.stdout, 8))))
 		}
-		return map[string]any{
-			"changed":   r.stdout != code,
-			"delta":     utf8.RuneCountInString(r.stdout) - utf8.RuneCountInString(code),
-			"formatter": tool,
-		}, nil
+		after := utf8.RuneCountInString(r.stdout)
+		return ext.FormatResult{Formatter: tool, Snippet: true, Changed: r.stdout != code,
+			Delta: after - utf8.RuneCountInString(code), Chars: after}, nil
 	}
 	files, err := pyFiles(env.Workspace, c.Cwd, optStrings(c.Opts, "paths"))
 	if err != nil {
-		return nil, fmt.Errorf("python format_code: %w", err)
+		return fail(fmt.Errorf("python format_code: %w", err))
 	}
 	if len(files) == 0 {
-		return map[string]any{"changed": 0, "checked": 0, "files": []any{}, "formatter": tool,
-			"message": "no python files under the selected paths"}, nil
+		return ext.FormatResult{Formatter: tool, Message: "no python files under the selected paths"}, nil
 	}
 	before := map[string]string{}
 	for _, f := range files {
@@ -163,23 +180,19 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[str
 		argv = append(argv, "-q")
 	}
 	argv = append(append(argv, flags...), files...)
-	r, err := run(ctx, argv, c.Cwd, "", p.opts.ToolTimeout, nil)
+	r, err := run(ctx, argv, c.Cwd, "", optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), vars)
 	if err != nil {
-		return nil, fmt.Errorf("python format_code: %s: %w", tool, err)
+		return fail(fmt.Errorf("python format_code: %s: %w", tool, err))
 	}
-	changed := 0
-	rows := []any{}
+	out := ext.FormatResult{Formatter: tool, Checked: len(files)}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		if string(b) != before[f] {
-			changed++
-			rows = append(rows, map[string]any{"file": rel(c.Cwd, f), "changed": true,
-				"delta": utf8.RuneCount(b) - utf8.RuneCountInString(before[f])})
+			out.Files = append(out.Files, ext.FormatFile{File: rel(c.Cwd, f), Delta: utf8.RuneCount(b) - utf8.RuneCountInString(before[f])})
 		}
 	}
-	out := map[string]any{"changed": changed, "checked": len(files), "files": rows, "formatter": tool}
 	if r.exit != 0 || r.timedOut {
-		out["error"] = fmt.Sprintf("%s exited with code %d: %s", tool, r.exit, strings.TrimSpace(tail(r.stderr, 8)))
+		out.Error = fmt.Sprintf("%s exited with code %d: %s", tool, r.exit, strings.TrimSpace(tail(r.stderr, 8)))
 	}
 	return out, nil
 }
@@ -198,8 +211,12 @@ type ruffFinding struct {
 func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
 	code, isCode := c.Opts["code"].(string)
 	isCode = isCode && code != ""
+	vars, extra, err := toolOpts("lint_code", c)
+	if err != nil {
+		return nil, err
+	}
 	if exe, ok := p.findTool(c.Cwd, "ruff"); ok {
-		return p.ruffLint(ctx, env, c, exe, code, isCode)
+		return p.ruffLint(ctx, env, c, exe, code, isCode, vars, extra)
 	}
 	black, hasBlack := p.findTool(c.Cwd, "black")
 	if !hasBlack {
@@ -212,11 +229,11 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	var findings []map[string]any
 	var files []string
 	if isCode {
-		findings, err = p.syntaxCheck(ctx, interp, c.Cwd, nil, code)
+		findings, err = p.syntaxCheck(ctx, interp, c.Cwd, nil, code, vars)
 	} else {
 		files, err = pyFiles(env.Workspace, c.Cwd, optStrings(c.Opts, "paths"))
 		if err == nil {
-			findings, err = p.syntaxCheck(ctx, interp, c.Cwd, files, "")
+			findings, err = p.syntaxCheck(ctx, interp, c.Cwd, files, "", vars)
 		}
 	}
 	if err != nil {
@@ -227,6 +244,7 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	if n, ok := optInt(c.Opts, "line_length"); ok && n > 0 {
 		argv = append(argv, "-l", strconv.Itoa(n))
 	}
+	argv = append(argv, extra...)
 	stdin := ""
 	if isCode {
 		argv, stdin = append(argv, "-"), code
@@ -234,7 +252,7 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 		argv = append(argv, files...)
 	}
 	if isCode || len(files) > 0 {
-		r, err := run(ctx, argv, c.Cwd, stdin, p.opts.ToolTimeout, nil)
+		r, err := run(ctx, argv, c.Cwd, stdin, optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), vars)
 		if err != nil {
 			return nil, fmt.Errorf("python lint_code: black: %w", err)
 		}
@@ -256,7 +274,7 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 
 var wouldReformat = regexp.MustCompile(`(?m)^would reformat (.+)$`)
 
-func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, exe, code string, isCode bool) (map[string]any, error) {
+func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, exe, code string, isCode bool, vars, extra []string) (map[string]any, error) {
 	argv := []string{exe, "check", "--output-format", "json", "--exit-zero", "--no-cache"}
 	if s := optStrings(c.Opts, "select"); len(s) > 0 {
 		argv = append(argv, "--select", strings.Join(s, ","))
@@ -270,6 +288,7 @@ func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, exe, c
 	if cfg := optString(c.Opts, "config"); cfg != "" {
 		argv = append(argv, "--config", cfg)
 	}
+	argv = append(argv, extra...)
 	stdin := ""
 	if isCode {
 		argv, stdin = append(argv, "--stdin-filename", "snippet.py", "-"), code
@@ -283,7 +302,7 @@ func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, exe, c
 		}
 		argv = append(argv, files...)
 	}
-	r, err := run(ctx, argv, c.Cwd, stdin, p.opts.ToolTimeout, nil)
+	r, err := run(ctx, argv, c.Cwd, stdin, optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), vars)
 	if err != nil {
 		return nil, fmt.Errorf("python lint_code: ruff: %w", err)
 	}
@@ -340,12 +359,12 @@ else:
     check("<code>", sys.stdin.read())
 `
 
-func (p *Pack) syntaxCheck(ctx context.Context, interp Interpreter, dir string, files []string, code string) ([]map[string]any, error) {
+func (p *Pack) syntaxCheck(ctx context.Context, interp Interpreter, dir string, files []string, code string, vars []string) ([]map[string]any, error) {
 	argv := append(append(append([]string(nil), interp.Argv...), "-c", syntaxScript), files...)
 	if len(files) == 0 && code == "" {
 		return nil, nil
 	}
-	r, err := run(ctx, argv, dir, code, p.opts.ToolTimeout, nil)
+	r, err := run(ctx, argv, dir, code, p.opts.ToolTimeout, vars)
 	if err != nil {
 		return nil, err
 	}

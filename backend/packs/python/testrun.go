@@ -20,8 +20,14 @@ const outputLimit = 20000
 
 // test runs the project's tests: pytest when the interpreter can import
 // it, else unittest. runner "pytest"/"project" insists on pytest,
-// "unittest" on unittest.
+// "unittest" on unittest. The call's env reaches the runner (and the
+// pytest probe); its args go before the paths.
 func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
+	vars, extra, err := toolOpts("run_tests", c)
+	if err != nil {
+		return nil, err
+	}
+	t := testCall{env: vars, args: extra}
 	interp, err := p.Resolve(c.Cwd)
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
@@ -36,7 +42,7 @@ func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	selectors := optStrings(c.Opts, "paths")
 	hasPytest := false
 	if runner != "unittest" {
-		r, err := run(ctx, append(append([]string(nil), interp.Argv...), "-c", "import pytest"), c.Cwd, "", p.opts.ToolTimeout, nil)
+		r, err := run(ctx, append(append([]string(nil), interp.Argv...), "-c", "import pytest"), c.Cwd, "", p.opts.ToolTimeout, t.env)
 		if err != nil {
 			return nil, fmt.Errorf("python run_tests: %w", err)
 		}
@@ -46,12 +52,18 @@ func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 		}
 	}
 	if hasPytest {
-		return p.pytest(ctx, interp, c, selectors, timeout)
+		return p.pytest(ctx, interp, c, t, selectors, timeout)
 	}
-	return p.unittest(ctx, interp, c, selectors, timeout)
+	return p.unittest(ctx, interp, c, t, selectors, timeout)
 }
 
-func (p *Pack) pytest(ctx context.Context, interp Interpreter, c ext.Call, selectors []string, timeout time.Duration) (map[string]any, error) {
+// testCall is what the call adds to the runner: environment entries and
+// extra arguments.
+type testCall struct {
+	env, args []string
+}
+
+func (p *Pack) pytest(ctx context.Context, interp Interpreter, c ext.Call, t testCall, selectors []string, timeout time.Duration) (map[string]any, error) {
 	tmp, err := os.MkdirTemp("", "vis-pytest-")
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
@@ -81,8 +93,9 @@ func (p *Pack) pytest(ctx context.Context, interp Interpreter, c ext.Call, selec
 	if len(marks) > 0 {
 		argv = append(argv, "-m", strings.Join(marks, " and "))
 	}
+	argv = append(argv, t.args...)
 	argv = append(argv, paths...)
-	r, err := run(ctx, argv, c.Cwd, "", timeout, nil)
+	r, err := run(ctx, argv, c.Cwd, "", timeout, t.env)
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
 	}
@@ -236,7 +249,7 @@ func lastLine(s string) string {
 
 // ---- unittest ----
 
-func (p *Pack) unittest(ctx context.Context, interp Interpreter, c ext.Call, selectors []string, timeout time.Duration) (map[string]any, error) {
+func (p *Pack) unittest(ctx context.Context, interp Interpreter, c ext.Call, t testCall, selectors []string, timeout time.Duration) (map[string]any, error) {
 	if len(optStrings(c.Opts, "include"))+len(optStrings(c.Opts, "exclude")) > 0 {
 		return nil, fmt.Errorf("python run_tests: include/exclude select pytest markers, and pytest is not importable here (unittest has no tags)")
 	}
@@ -262,8 +275,9 @@ func (p *Pack) unittest(ctx context.Context, interp Interpreter, c ext.Call, sel
 	for _, n := range names {
 		argv = append(argv, "-k", n)
 	}
+	argv = append(argv, t.args...)
 	argv = append(argv, targets...)
-	r, err := run(ctx, argv, c.Cwd, "", timeout, nil)
+	r, err := run(ctx, argv, c.Cwd, "", timeout, t.env)
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
 	}

@@ -1,0 +1,122 @@
+package ext
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEnvOf(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts map[string]any
+		want []string
+		err  string
+	}{
+		{"absent", map[string]any{}, nil, ""},
+		{"None", map[string]any{"env": nil}, nil, ""},
+		{"sorted NAME=value", map[string]any{"env": map[string]any{"B": "2", "A": "x=y"}}, []string{"A=x=y", "B=2"}, ""},
+		{"Go strings", map[string]any{"env": map[string]string{"A": ""}}, []string{"A="}, ""},
+		{"a number", map[string]any{"env": map[string]any{"A": int64(1)}}, nil, `env["A"] must be a string, got a number`},
+		{"a list", map[string]any{"env": []any{"A=1"}}, nil, "env must be a dict of strings, got a list"},
+		{"a bad name", map[string]any{"env": map[string]any{"1A": "x"}}, nil, `env name "1A" is not a variable name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := EnvOf(tc.opts)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v; want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Fatalf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestArgsOf(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts map[string]any
+		want []string
+		err  string
+	}{
+		{"absent", map[string]any{}, nil, ""},
+		{"a list, order kept", map[string]any{"args": []any{"-k", "a b", ""}}, []string{"-k", "a b", ""}, ""},
+		{"Go strings", map[string]any{"args": []string{"-v"}}, []string{"-v"}, ""},
+		{"one string is refused, with the list it meant", map[string]any{"args": "-k name"}, nil, `one per argument (e.g. {"args": ["-k", "name"]})`},
+		{"a number entry", map[string]any{"args": []any{"-n", int64(2)}}, nil, "args entries must be strings, got a number"},
+		{"a dict", map[string]any{"args": map[string]any{}}, nil, "args must be a list of strings"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ArgsOf(tc.opts)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v; want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Fatalf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestVerbOptions(t *testing.T) {
+	v := VerbOptions{VerbTest: {{Key: "ns", Type: "str"}, EnvOption, {Key: "namespace", Instead: `use "ns"`}, {Key: "var", Instead: `use "ns" too`}}}
+	if !v.Takes(VerbTest, "ns") || !v.Takes(VerbTest, "env") || v.Takes(VerbTest, "namespace") || v.Takes(VerbLint, "ns") {
+		t.Error("Takes answers wrong")
+	}
+	if d := cmp.Diff([]string{"ns", "env"}, v.Keys(VerbTest)); d != "" {
+		t.Errorf("Keys (-want +got):\n%s", d)
+	}
+	if k, hint, ok := v.Refused(VerbTest, map[string]any{"var": 1, "namespace": 2, "ns": 3}); !ok || k != "namespace" || hint != `use "ns"` {
+		t.Errorf("Refused = %q, %q, %v; want the first refused key in order", k, hint, ok)
+	}
+	if _, _, ok := v.Refused(VerbTest, map[string]any{"ns": 1}); ok {
+		t.Error("Refused a key the verb takes")
+	}
+}
+
+func TestDeclareOptions(t *testing.T) {
+	DeclareOptions(PackOptions{Pack: "zz-test", Languages: []string{"zz"}, Verbs: VerbOptions{VerbTest: {EnvOption}}})
+	DeclareOptions(PackOptions{Pack: "zz-test", Languages: []string{"zz"}, Verbs: VerbOptions{VerbTest: {ArgsOption}}})
+	var found []PackOptions
+	for _, p := range DeclaredOptions() {
+		if p.Pack == "zz-test" {
+			found = append(found, p)
+		}
+	}
+	if len(found) != 1 || !found[0].Verbs.Takes(VerbTest, "args") {
+		t.Fatalf("declared = %+v; want the second declaration only", found)
+	}
+}
+
+func TestFormatResultValue(t *testing.T) {
+	snippet := FormatResult{Formatter: "gofmt", Snippet: true, Changed: true, Delta: -2, Chars: 10}
+	if d := cmp.Diff(map[string]any{"changed": true, "delta": -2, "chars": 10, "formatter": "gofmt"}, snippet.Value()); d != "" {
+		t.Errorf("snippet (-want +got):\n%s", d)
+	}
+	files := FormatResult{Formatter: "ruff", Checked: 3, Files: []FormatFile{{File: "a.py", Delta: 4}},
+		Errors: []FormatError{{File: "b.py", Message: "b.py:1: syntax"}}, Error: "ruff exited with code 2"}
+	want := map[string]any{"changed": 1, "checked": 3, "formatter": "ruff", "error": "ruff exited with code 2",
+		"files":  []any{map[string]any{"file": "a.py", "changed": true, "delta": 4}},
+		"errors": []any{map[string]any{"file": "b.py", "message": "b.py:1: syntax"}}}
+	if d := cmp.Diff(want, files.Value()); d != "" {
+		t.Errorf("files (-want +got):\n%s", d)
+	}
+	none := FormatResult{Formatter: "prettier", Checked: -1, Message: "nothing"}
+	if d := cmp.Diff(map[string]any{"changed": 0, "files": []any{}, "formatter": "prettier", "message": "nothing"}, none.Value()); d != "" {
+		t.Errorf("unknown checked (-want +got):\n%s", d)
+	}
+}
