@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/provider/providertest"
@@ -60,9 +61,19 @@ func TestUnresponsiveClojureREPLReachesModelAndWindow(t *testing.T) {
 	if !strings.Contains(req, "unresponsive") || !strings.Contains(req, "(+ 1 1)") {
 		t.Errorf("the model was not told the REPL is unresponsive:\n%s", req)
 	}
+	// The window hears it as a resources event; the registry may publish it
+	// after the turn's reply, so wait for it rather than read what is
+	// buffered (a busy machine delivers it later).
 	var seen *events.Resource
-	for len(ch) > 0 {
-		p, ok := events.As[events.Resources](<-ch)
+	deadline := time.After(30 * time.Second)
+	for seen == nil {
+		var ev events.Event
+		select {
+		case ev = <-ch:
+		case <-deadline:
+			t.Fatal("no resources event marked the REPL unresponsive")
+		}
+		p, ok := events.As[events.Resources](ev)
 		if !ok {
 			continue
 		}
