@@ -22,10 +22,13 @@
 //     loop is interrupted with SIGINT). Only when the REPL does not answer
 //     even then is it killed and restarted, and the result says
 //     "restarted": true (state lost).
-//   - run_tests: `bun test [-t pattern] [paths]` under bun; under node the
-//     project's configured runner (vitest or jest from package.json) or
-//     `node --test` with TAP output. Counts come from the runner's summary;
-//     a count it did not print is absent, never 0.
+//   - run_tests: `bun test [-t pattern] [paths]` under bun; under node what
+//     the project's package.json scripts.test runs (followed through `npm
+//     run X`; its node --test files and options, vitest or jest, with
+//     structured output), else the vitest or jest its dependencies name,
+//     else bare `node --test` with TAP output. The result says which
+//     command ran and why. Counts come from the runner's summary; a count
+//     it did not print is absent, never 0.
 //   - format_code with the project's prettier (node_modules/.bin/prettier),
 //     else refused with ErrNoFormatter. No lint handler.
 //

@@ -32,7 +32,11 @@ const (
 // Test is run_tests for JavaScript/TypeScript. Selectors: paths (files or
 // directories), node ids "path::name" and "::name" (the names become one
 // name pattern). Result: the shared contract (is_pass, total, pass, fail,
-// skipped, failures, output, timed_out) plus runner, cmd, exit.
+// skipped, failures, output, timed_out) plus runner, cmd (argv), command
+// (as a command line), why (where that command came from: the project's
+// package.json scripts.test first), dir (where it ran, when not the
+// workspace root) and exit. A non-zero exit with every test passing sets
+// error to the runner's own reason.
 func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
 	sel, err := optPaths(c.Opts)
 	if err != nil {
@@ -57,12 +61,18 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	argv, runner, err := TestCommand(env.Workspace, cwd, rt, paths, names, t.args...)
+	plan, err := planTest(env.Workspace, cwd, rt, paths, names, t.args...)
 	if err != nil {
 		return nil, err
 	}
+	argv, runner := plan.argv, plan.runner
+	var runEnv []string // the script's VAR=value first: the call's own come later and win
+	for k, v := range plan.env {
+		runEnv = append(runEnv, k+"="+v)
+	}
+	runEnv = append(runEnv, t.env...)
 	timeout := t.timeout
-	r, err := child.RunEnv(ctx, cwd, timeout, "", t.env, argv...)
+	r, err := child.RunEnv(ctx, plan.dir, timeout, "", runEnv, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", runner, err)
 	}
@@ -79,15 +89,20 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	case RunnerJest:
 		res = ParseJest(out)
 	default:
-		res = ParseTAP(r.Stdout, cwd)
+		res = ParseTAP(r.Stdout, env.Workspace)
 	}
 	res["runner"], res["cmd"], res["exit"], res["timed_out"] = runner, argv, r.Exit, r.TimedOut
+	res["command"], res["why"] = shellJoin(env.Workspace, argv), plan.why
+	if rel := workspaceRel(env.Workspace, plan.dir); rel != "." && rel != "" {
+		res["dir"] = rel
+	}
 	res["output"] = child.ClipMiddle(out, maxOutput)
 	if rt.Note != "" {
 		res["note"] = rt.Note
 	}
 	pass := r.Exit == 0 && !r.TimedOut
-	if f, ok := res["fail"].(int); ok && f > 0 {
+	fail, _ := res["fail"].(int)
+	if fail > 0 {
 		pass = false
 	}
 	total, counted := res["total"].(int)
@@ -103,6 +118,8 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		res["error"] = fmt.Sprintf("%s timed out after %v; its process group was killed", runner, timeout)
 	} else if !counted && r.Exit != 0 && res["error"] == nil {
 		res["error"] = fmt.Sprintf("%s failed (exit %d) without a summary", runner, r.Exit)
+	} else if counted && total > 0 && fail == 0 && r.Exit != 0 && res["error"] == nil {
+		res["error"] = fmt.Sprintf("%s exited %d with every test passing: %s", runner, r.Exit, exitReason(r.Stderr))
 	}
 	res["is_pass"] = pass
 	return res, nil
@@ -191,45 +208,160 @@ func configuredRunner(workspace, dir string) string {
 	}
 }
 
-// TestCommand builds the test command: bun test under bun; else the
-// project's vitest or jest (which must be installed); else node --test.
-// args (the call's extra runner arguments) go after Vis's own and before
-// the test files.
+// testPlan is the command run_tests runs, where, and why that one.
+type testPlan struct {
+	argv   []string
+	runner string
+	dir    string            // where it runs: the package.json's directory for a script
+	env    map[string]string // the script's own VAR=value prefixes
+	why    string
+}
+
+// TestCommand builds the test command (see planTest); paths are relative
+// to dir.
 func TestCommand(workspace, dir string, rt Runtime, paths, names []string, args ...string) ([]string, string, error) {
-	pat := NamePattern(names)
+	p, err := planTest(workspace, dir, rt, paths, names, args...)
+	return p.argv, p.runner, err
+}
+
+// planTest picks the test command: bun test under bun; else what the
+// project's package.json scripts.test runs (node --test with the script's
+// own files and options, vitest or jest), with structured output; else
+// the vitest or jest its dependencies name (which must be installed); else
+// bare node --test. args (the call's extra runner arguments) go after the
+// command's own options and before the test files; paths (relative to
+// dir) replace the script's file list.
+func planTest(workspace, dir string, rt Runtime, paths, names []string, args ...string) (testPlan, error) {
 	if rt.Name == "bun" {
 		argv := []string{rt.Path, "test"}
-		if pat != "" {
+		if pat := NamePattern(names); pat != "" {
 			argv = append(argv, "-t", pat)
 		}
 		argv = append(argv, args...)
-		return append(argv, paths...), RunnerBun, nil
+		return testPlan{argv: append(argv, paths...), runner: RunnerBun, dir: dir, why: "bun is the runtime"}, nil
+	}
+	sc, ok, note := ProjectTestCommand(workspace, dir)
+	if ok {
+		rel := make([]string, len(paths))
+		for i, p := range paths {
+			rel[i] = p
+			if r, err := filepath.Rel(sc.Dir, filepath.Join(dir, p)); err == nil {
+				rel[i] = filepath.ToSlash(r)
+			}
+		}
+		p := testPlan{runner: sc.Runner, dir: sc.Dir, env: sc.Env, why: sc.Why}
+		if sc.Runner == RunnerNode {
+			opts, files := nodeTestArgs(sc.Args, rel)
+			p.argv = append([]string{rt.Path, "--test", "--test-reporter=tap"}, opts...)
+			if pat := nodeNamePattern(names); pat != "" {
+				p.argv = append(p.argv, "--test-name-pattern="+pat)
+			}
+			p.argv = append(append(p.argv, args...), files...)
+			return p, nil
+		}
+		var own []string
+		for _, a := range sc.Args {
+			if a != "run" && a != "watch" && a != "--watch" && a != "--run" {
+				own = append(own, a)
+			}
+		}
+		argv, err := packageRunner(workspace, sc.Dir, sc.Runner, own, rel, names, args)
+		p.argv = argv
+		return p, err
 	}
 	switch r := configuredRunner(workspace, dir); r {
 	case RunnerVitest, RunnerJest:
-		bin := findUp(workspace, dir, filepath.Join("node_modules", ".bin", r))
-		if bin == "" {
-			return nil, "", fmt.Errorf("the project is configured for %s but it is not installed; run npm install first", r)
-		}
-		argv := []string{bin}
-		if r == RunnerVitest {
-			argv = append(argv, "run")
-		} else {
-			argv = append(argv, "--ci")
-		}
-		argv = append(argv, args...)
-		argv = append(argv, paths...)
-		if pat != "" {
-			argv = append(argv, "-t", pat)
-		}
-		return argv, r, nil
+		argv, err := packageRunner(workspace, dir, r, nil, paths, names, args)
+		return testPlan{argv: argv, runner: r, dir: dir, why: "package.json names " + r + " in its dependencies"}, err
 	}
 	argv := []string{rt.Path, "--test", "--test-reporter=tap"}
-	if pat != "" {
+	if pat := nodeNamePattern(names); pat != "" {
 		argv = append(argv, "--test-name-pattern="+pat)
 	}
 	argv = append(argv, args...)
-	return append(argv, paths...), RunnerNode, nil
+	why := "the project declares no test command: node --test with Node's default file patterns"
+	if note != "" {
+		why = note + "; ran node --test with Node's default file patterns"
+	}
+	return testPlan{argv: append(argv, paths...), runner: RunnerNode, dir: dir, why: why}, nil
+}
+
+// packageRunner is the project's installed vitest or jest with own (the
+// script's options), args, paths and a -t pattern.
+func packageRunner(workspace, dir, r string, own, paths, names, args []string) ([]string, error) {
+	bin := findUp(workspace, dir, filepath.Join("node_modules", ".bin", r))
+	if bin == "" {
+		return nil, fmt.Errorf("the project is configured for %s but it is not installed; run npm install first", r)
+	}
+	argv := []string{bin}
+	if r == RunnerVitest {
+		argv = append(argv, "run")
+	} else {
+		argv = append(argv, "--ci")
+	}
+	argv = append(append(append(argv, own...), args...), paths...)
+	if len(names) > 0 {
+		// vitest and jest match -t against the full name, parts joined by spaces.
+		spaced := make([]string, len(names))
+		for i, n := range names {
+			spaced[i] = strings.ReplaceAll(n, " > ", " ")
+		}
+		argv = append(argv, "-t", NamePattern(spaced))
+	}
+	return argv, nil
+}
+
+// nodeNamePattern is NamePattern for node --test, which matches a pattern
+// against each test's own name: a nested name "suite > test" (as our
+// failure rows write it) selects its last part, exactly.
+func nodeNamePattern(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		if k := strings.LastIndex(n, " > "); k >= 0 {
+			q[i] = "^" + regexp.QuoteMeta(n[k+3:]) + "$"
+		} else {
+			q[i] = regexp.QuoteMeta(n)
+		}
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return "(" + strings.Join(q, "|") + ")"
+}
+
+// shellJoin shows argv as a command line: the program by its name (or
+// workspace-relative), words with spaces quoted.
+func shellJoin(workspace string, argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if i == 0 {
+			if rel := workspaceRel(workspace, a); rel != a {
+				a = rel
+			} else {
+				a = filepath.Base(a)
+			}
+		}
+		if strings.ContainsAny(a, " '\"$*?") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+// workspaceRel is abs relative to the workspace when inside it, else abs.
+func workspaceRel(root, abs string) string {
+	if root == "" || !filepath.IsAbs(abs) {
+		return abs
+	}
+	r, err := filepath.Rel(root, abs)
+	if err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		return abs
+	}
+	return filepath.ToSlash(r)
 }
 
 func count(re *regexp.Regexp, s string) (int, bool) {
@@ -358,8 +490,10 @@ var (
 // ParseTAP reads node --test's TAP output: counts from its "# tests/pass/
 // fail/skipped" trailer (tests deselected by a name pattern, which node
 // reports as skipped, are not counted), failures from "not ok" entries
-// with their YAML blocks.
-func ParseTAP(out, cwd string) map[string]any {
+// with their YAML blocks: file relative to root, line of the failing
+// assertion (the first stack frame in the test's file, else any frame in
+// the workspace outside node_modules, else the test's own location).
+func ParseTAP(out, root string) map[string]any {
 	res := map[string]any{}
 	lines := strings.Split(out, "\n")
 	deselected := 0
@@ -421,16 +555,11 @@ func ParseTAP(out, cwd string) map[string]any {
 			typ = "error"
 		}
 		row := map[string]any{"test": full, "type": typ, "message": child.ClipMiddle(yaml["error"], 4000)}
-		if loc := yaml["location"]; loc != "" {
-			file := loc
-			for k := 0; k < 2; k++ {
-				if i := strings.LastIndex(file, ":"); i > 0 {
-					if _, err := strconv.Atoi(file[i+1:]); err == nil {
-						file = file[:i]
-					}
-				}
+		if file, line := failureSite(yaml["location"], yaml["stack"], root); file != "" {
+			row["file"] = file
+			if line > 0 {
+				row["line"] = line
 			}
-			row["file"] = workspace.RelTo(cwd, file)
 		}
 		failures = append(failures, row)
 	}
@@ -455,4 +584,74 @@ func ParseTAP(out, cwd string) map[string]any {
 		res["skipped"] = n - deselected
 	}
 	return res
+}
+
+var stackFrame = regexp.MustCompile(`\(?((?:file://)?/[^()\s]*?):(\d+):(\d+)\)?\s*$`)
+
+// splitLoc splits "/a/b.js:12:3" into the file and line (0 when absent).
+func splitLoc(loc string) (string, int) {
+	loc = strings.TrimPrefix(loc, "file://")
+	m := stackFrame.FindStringSubmatch(loc)
+	if m == nil {
+		return loc, 0
+	}
+	n, _ := strconv.Atoi(m[2])
+	return strings.TrimPrefix(m[1], "file://"), n
+}
+
+// failureSite is a failure's file (relative to root) and line.
+func failureSite(location, stack, root string) (string, int) {
+	locFile, locLine := "", 0
+	if location != "" {
+		locFile, locLine = splitLoc(location)
+	}
+	var inWorkspace string
+	var inWorkspaceLine int
+	for _, l := range strings.Split(stack, "\n") {
+		m := stackFrame.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			continue
+		}
+		file := strings.TrimPrefix(m[1], "file://")
+		n, _ := strconv.Atoi(m[2])
+		if file == locFile {
+			return workspaceRel(root, file), n
+		}
+		if inWorkspace == "" && !strings.Contains(file, "/node_modules/") && workspaceRel(root, file) != file {
+			inWorkspace, inWorkspaceLine = file, n
+		}
+	}
+	if locFile != "" {
+		return workspaceRel(root, locFile), locLine
+	}
+	if inWorkspace != "" {
+		return workspaceRel(root, inWorkspace), inWorkspaceLine
+	}
+	return "", 0
+}
+
+// exitReason is what a runner said on stderr when it failed with every
+// test passing: its lines about a threshold when there are some, else its
+// last lines.
+func exitReason(stderr string) string {
+	var lines, threshold []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		lines = append(lines, l)
+		if strings.Contains(strings.ToLower(l), "threshold") {
+			threshold = append(threshold, l)
+		}
+	}
+	if len(threshold) > 0 {
+		return child.ClipMiddle(strings.Join(threshold, "\n"), 2000)
+	}
+	if len(lines) == 0 {
+		return "the runner printed no reason on stderr"
+	}
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return child.ClipMiddle(strings.Join(lines, "\n"), 2000)
 }
