@@ -87,7 +87,9 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	case RunnerVitest:
 		res = ParseVitest(out)
 	case RunnerJest:
-		res = ParseJest(out)
+		if res = ParseJestJSON(r.Stdout, env.Workspace); res == nil {
+			res = ParseJest(out)
+		}
 	default:
 		res = ParseTAP(r.Stdout, env.Workspace)
 	}
@@ -297,7 +299,7 @@ func packageRunner(workspace, dir, r string, own, paths, names, args []string) (
 	if r == RunnerVitest {
 		argv = append(argv, "run")
 	} else {
-		argv = append(argv, "--ci")
+		argv = append(argv, "--ci", "--json")
 	}
 	argv = append(append(append(argv, own...), args...), paths...)
 	if len(names) > 0 {
@@ -654,4 +656,71 @@ func exitReason(stderr string) string {
 		lines = lines[len(lines)-5:]
 	}
 	return child.ClipMiddle(strings.Join(lines, "\n"), 2000)
+}
+
+// jestReport is what run_tests reads of jest --json.
+type jestReport struct {
+	NumTotalTests, NumPassedTests, NumFailedTests, NumPendingTests, NumTodoTests int
+	TestResults                                                                  []struct {
+		Name             string `json:"name"`
+		Status           string `json:"status"`
+		Message          string `json:"message"`
+		AssertionResults []struct {
+			AncestorTitles  []string `json:"ancestorTitles"`
+			Title           string   `json:"title"`
+			Status          string   `json:"status"`
+			FailureMessages []string `json:"failureMessages"`
+		} `json:"assertionResults"`
+	} `json:"testResults"`
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// ParseJestJSON reads jest --json's report (nil when stdout holds none):
+// counts, and a row per failed test with its file (relative to root), the
+// line of the failing assertion (the first stack frame in that file), the
+// message before the stack, and the name as ancestors > title; a suite that
+// failed to run is an error row with jest's message.
+func ParseJestJSON(stdout, root string) map[string]any {
+	i := strings.Index(stdout, "{")
+	if i < 0 {
+		return nil
+	}
+	var rep jestReport
+	if json.Unmarshal([]byte(stdout[i:]), &rep) != nil {
+		return nil
+	}
+	failures := []map[string]any{}
+	for _, f := range rep.TestResults {
+		file := workspaceRel(root, f.Name)
+		if f.Status == "failed" && len(f.AssertionResults) == 0 {
+			failures = append(failures, map[string]any{"test": file, "type": "error", "file": file, "message": child.ClipMiddle(strings.TrimSpace(ansi.ReplaceAllString(f.Message, "")), 4000)})
+			continue
+		}
+		for _, a := range f.AssertionResults {
+			if a.Status != "failed" {
+				continue
+			}
+			text := ansi.ReplaceAllString(strings.Join(a.FailureMessages, "\n"), "")
+			msg, line := text, 0
+			for k, l := range strings.Split(text, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), "at ") {
+					if k > 0 && msg == text {
+						msg = strings.Join(strings.Split(text, "\n")[:k], "\n")
+					}
+					if m := stackFrame.FindStringSubmatch(strings.TrimSpace(l)); m != nil && strings.TrimPrefix(m[1], "file://") == f.Name && line == 0 {
+						line, _ = strconv.Atoi(m[2])
+					}
+				}
+			}
+			row := map[string]any{"test": strings.Join(append(append([]string{}, a.AncestorTitles...), a.Title), " > "), "type": "fail", "file": file,
+				"message": child.ClipMiddle(strings.TrimSpace(msg), 4000)}
+			if line > 0 {
+				row["line"] = line
+			}
+			failures = append(failures, row)
+		}
+	}
+	return map[string]any{"total": rep.NumTotalTests, "pass": rep.NumPassedTests, "fail": rep.NumFailedTests,
+		"skipped": rep.NumPendingTests + rep.NumTodoTests, "failures": failures}
 }

@@ -189,3 +189,25 @@ func TestRealProjectNodeTest(t *testing.T) {
 		}
 	}
 }
+
+func TestParseJestJSON(t *testing.T) {
+	root := "/w"
+	report := `{"numFailedTestSuites":2,"numFailedTests":1,"numPassedTests":1,"numPendingTests":1,"numTodoTests":1,"numTotalTests":4,"success":false,
+"testResults":[
+ {"name":"/w/src/math.test.js","status":"failed","message":"","assertionResults":[
+  {"ancestorTitles":["math","sub"],"fullName":"math sub subtracts","status":"failed","title":"subtracts","failureMessages":["Error: \u001b[2mexpect(\u001b[22mreceived\u001b[2m).\u001b[22mtoBe\u001b[2m(\u001b[22mexpected\u001b[2m)\u001b[22m\n\nExpected: \u001b[32m2\u001b[39m\nReceived: \u001b[31m8\u001b[39m\n    at Object.toBe (/w/node_modules/expect/build/index.js:1:1)\n    at Object.<anonymous> (/w/src/math.test.js:7:15)\n    at Promise.then.completed (/w/node_modules/jest-circus/build/utils.js:298:28)"]},
+  {"ancestorTitles":["math"],"fullName":"math adds","status":"passed","title":"adds","failureMessages":[]},
+  {"ancestorTitles":[],"fullName":"later","status":"pending","title":"later","failureMessages":[]}]},
+ {"name":"/w/src/broken.test.js","status":"failed","message":"  ● Test suite failed to run\n\n    Cannot find module './gone' from 'src/broken.test.js'","assertionResults":[]}]}`
+	got := ParseJestJSON("some log line\n"+report, root)
+	want := map[string]any{"total": 4, "pass": 1, "fail": 1, "skipped": 2, "failures": []map[string]any{
+		{"test": "math > sub > subtracts", "type": "fail", "file": "src/math.test.js", "line": 7, "message": "Error: expect(received).toBe(expected)\n\nExpected: 2\nReceived: 8"},
+		{"test": "src/broken.test.js", "type": "error", "file": "src/broken.test.js", "message": "● Test suite failed to run\n\n    Cannot find module './gone' from 'src/broken.test.js'"},
+	}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+	if ParseJestJSON("no report here", root) != nil {
+		t.Fatal("text without a report must fall back to the summary parser (nil)")
+	}
+}
