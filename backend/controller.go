@@ -738,9 +738,18 @@ func (e *Engine) Queue(ctx context.Context, sessionID string) ([]QueuedInput, er
 	if err != nil {
 		return nil, err
 	}
+	// Inputs of this process that wait for another process's turn (it holds
+	// the session's claim) say so too.
+	waiting := false
+	if len(qs) > 0 {
+		other, err := e.store.ClaimedElsewhere(ctx, sessionID)
+		waiting = err == nil && other != ""
+	}
 	out := make([]QueuedInput, 0, len(qs))
 	for _, q := range qs {
-		out = append(out, queuedView(q))
+		v := queuedView(q)
+		v.Elsewhere = v.Elsewhere || (waiting && !q.Held)
+		out = append(out, v)
 	}
 	return out, nil
 }

@@ -313,7 +313,8 @@ type QueuedInput struct {
 	// It waits for the person (the process that queued it is gone); Send
 	// releases it.
 	Held bool `json:"held"`
-	// Another running process sends it.
+	// Another running Vis process sends it, or runs the session's turn
+	// that it waits for.
 	Elsewhere bool      `json:"elsewhere"`
 	Created   time.Time `json:"created"`
 }

@@ -311,7 +311,10 @@ export interface QueuedInput {
    * releases it.
    */
   held: boolean
-  /** Another running process sends it. */
+  /**
+   * Another running Vis process sends it, or runs the session's turn
+   * that it waits for.
+   */
   elsewhere: boolean
   created: string
 }
