@@ -48,7 +48,7 @@ if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
     want_pkg libwebkit2gtk-4.1-dev # newer Ubuntu/Debian: scripts/build.sh adds -tags webkit2_41
   fi
   if [ "$mode" = test ]; then
-    want_pkg xvfb xauth imagemagick xdotool chromium python3 black
+    want_pkg xvfb xauth imagemagick xdotool chromium python3 python3-pytest black
     want_pkg python3-gi gir1.2-gtk-3.0 # scripts/dragsrc.py: the smoke test drags a file in from another app
     want_pkg clojure libnrepl-clojure # a real nREPL server for backend/packs/clojure/nrepl tests
   fi

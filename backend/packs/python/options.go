@@ -23,7 +23,7 @@ var ToolOptions = ext.VerbOptions{
 		{Key: "args", Type: "[str]", Doc: "extra ruff check (or black --check) options, before the files"},
 	},
 	ext.VerbTest: {
-		{Key: "runner", Type: "str", Doc: `"pytest" (or "project") insists on pytest, "unittest" on unittest; default pytest when importable`},
+		{Key: "runner", Type: "str", Doc: `"pytest" (or "project") insists on pytest, "unittest" on unittest; default the project's own (pyproject/setup.cfg/tox.ini/noxfile/conftest/Makefile test), else pytest when importable`},
 		{Key: "include", Type: "str | [str]", Doc: "pytest markers to run (-m), pytest only"},
 		{Key: "exclude", Type: "str | [str]", Doc: "pytest markers to skip (-m not ...), pytest only"},
 		{Key: "timeout_ms", Type: "int", Doc: "bounds the test run (default 10 minutes); its process group is killed after it"},

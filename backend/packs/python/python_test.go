@@ -191,7 +191,7 @@ func TestParseJUnit(t *testing.T) {
 	want := map[string]any{
 		"total": 5, "pass": 2, "fail": 1, "errored": 1, "skipped": 1,
 		"failures": []any{
-			map[string]any{"test": "tests/test_calc.py::TestDiv::test_div", "type": "fail", "message": "assert 2 == 3", "file": "tests/test_calc.py", "line": 10},
+			map[string]any{"test": "tests/test_calc.py::TestDiv::test_div", "type": "fail", "message": "assert 2 == 3", "file": "tests/test_calc.py", "line": 11},
 			map[string]any{"test": "tests/test_calc.py::test_boom", "type": "error", "message": `failed on setup with "fixture 'nope' not found"`, "file": "tests/test_calc.py", "line": 14},
 		},
 	}
@@ -236,13 +236,13 @@ Ran 3 tests in 0.002s
 
 FAILED (failures=1, errors=1)
 `, map[string]any{"total": 3, "pass": 1, "fail": 1, "errored": 1, "skipped": 0, "failures": []any{
-			map[string]any{"test": "tests.test_m.T.test_err", "type": "error", "message": "ValueError: bad", "file": "/p/tests/test_m.py", "line": 9},
-			map[string]any{"test": "tests.test_m.T.test_fail", "type": "fail", "message": "AssertionError: 1 != 2", "file": "/p/tests/test_m.py", "line": 6},
+			map[string]any{"test": "tests.test_m.T.test_err", "type": "error", "message": "ValueError: bad", "file": "tests/test_m.py", "line": 9},
+			map[string]any{"test": "tests.test_m.T.test_fail", "type": "fail", "message": "AssertionError: 1 != 2", "file": "tests/test_m.py", "line": 6},
 		}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, ParseUnittest(tt.stderr)); diff != "" {
+			if diff := cmp.Diff(tt.want, ParseUnittest(tt.stderr, "/p")); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

@@ -18,9 +18,12 @@ import (
 
 const outputLimit = 20000
 
-// test runs the project's tests: pytest when the interpreter can import
-// it, else unittest. runner "pytest"/"project" insists on pytest,
-// "unittest" on unittest. The call's env reaches the runner (and the
+// test runs the project's tests with the project's own command
+// (projectTestCommand: its runner, arguments and environment), else
+// pytest when the interpreter can import it, else unittest; a src layout
+// whose package the interpreter cannot import gets src on PYTHONPATH. The
+// result says which command ran and why. runner "pytest"/"project"
+// insists on pytest, "unittest" on unittest. The call's env reaches the runner (and the
 // pytest probe); its args go before the paths.
 func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
 	vars, extra, err := toolOpts("run_tests", c)
@@ -40,6 +43,17 @@ func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	}
 	timeout := optDuration(c.Opts, "timeout_ms", p.opts.TestTimeout)
 	selectors := optStrings(c.Opts, "paths")
+	proj, hasProj := projectTestCommand(c.Cwd)
+	if runner == "" && hasProj {
+		runner = proj.Runner
+		t.project = proj
+		t.why = "the project's own command (" + proj.Why + ")"
+		// the call's env wins over the project's
+		t.env = append(append([]string(nil), proj.Env...), t.env...)
+	}
+	if err := p.srcLayout(ctx, interp, c.Cwd, &t); err != nil {
+		return nil, fmt.Errorf("python run_tests: %w", err)
+	}
 	hasPytest := false
 	if runner != "unittest" {
 		r, err := run(ctx, append(append([]string(nil), interp.Argv...), "-c", "import pytest"), c.Cwd, "", p.opts.ToolTimeout, t.env)
@@ -48,19 +62,79 @@ func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 		}
 		hasPytest = r.exit == 0 && !r.timedOut
 		if !hasPytest && (runner == "pytest" || runner == "project") {
+			if t.why != "" {
+				return nil, fmt.Errorf("python run_tests: the project runs pytest (%s), but pytest is not importable by %s; install it (Debian: python3-pytest) or pin an interpreter that has it", proj.Why, interp)
+			}
 			return nil, fmt.Errorf("python run_tests: pytest is not importable by %s; install it in the project, or omit runner to use unittest", interp)
 		}
 	}
-	if hasPytest {
-		return p.pytest(ctx, interp, c, t, selectors, timeout)
+	if t.why == "" {
+		switch {
+		case runner != "":
+			t.why = fmt.Sprintf("runner=%q was asked for", runner)
+		case hasPytest:
+			t.why = "the project names no test command; pytest is importable"
+		default:
+			t.why = "the project names no test command and pytest is not importable: unittest discovery"
+		}
 	}
-	return p.unittest(ctx, interp, c, t, selectors, timeout)
+	var out map[string]any
+	var err2 error
+	if hasPytest {
+		out, err2 = p.pytest(ctx, interp, c, t, selectors, timeout)
+	} else {
+		out, err2 = p.unittest(ctx, interp, c, t, selectors, timeout)
+	}
+	if out != nil {
+		out["why"] = t.why
+		if t.pythonpath != "" {
+			out["pythonpath"] = t.pythonpath
+		}
+	}
+	return out, err2
+}
+
+// srcLayout puts src/ on PYTHONPATH when the project keeps its package
+// there and the interpreter (not a venv, uv or poetry) cannot import it.
+func (p *Pack) srcLayout(ctx context.Context, interp Interpreter, dir string, t *testCall) error {
+	pkg, ok := srcPackage(dir)
+	if !ok || interp.Source == "venv" || interp.Source == "uv" || interp.Source == "poetry" {
+		return nil
+	}
+	r, err := run(ctx, append(append([]string(nil), interp.Argv...), "-c", "import "+pkg), dir, "", p.opts.ToolTimeout, t.env)
+	if err != nil {
+		return err
+	}
+	if r.exit == 0 && !r.timedOut {
+		return nil
+	}
+	src := filepath.Join(dir, "src")
+	prev := ""
+	for _, kv := range t.env {
+		if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok {
+			prev = v
+		}
+	}
+	if prev == "" {
+		prev = os.Getenv("PYTHONPATH")
+	}
+	val := src
+	if prev != "" {
+		val += string(os.PathListSeparator) + prev
+	}
+	t.env = append(t.env, "PYTHONPATH="+val)
+	t.pythonpath = "src"
+	t.why += "; src/ on PYTHONPATH (src layout, " + pkg + " is not installed)"
+	return nil
 }
 
 // testCall is what the call adds to the runner: environment entries and
 // extra arguments.
 type testCall struct {
-	env, args []string
+	env, args  []string
+	project    projectRunner // the project's own command, when it names one
+	why        string        // which command runs and why, said in the result
+	pythonpath string        // "src" when the src layout was put on PYTHONPATH
 }
 
 func (p *Pack) pytest(ctx context.Context, interp Interpreter, c ext.Call, t testCall, selectors []string, timeout time.Duration) (map[string]any, error) {
@@ -93,6 +167,8 @@ func (p *Pack) pytest(ctx context.Context, interp Interpreter, c ext.Call, t tes
 	if len(marks) > 0 {
 		argv = append(argv, "-m", strings.Join(marks, " and "))
 	}
+	argv = append(argv, "--tb=short")
+	argv = append(argv, t.project.Args...)
 	argv = append(argv, t.args...)
 	argv = append(argv, paths...)
 	r, err := run(ctx, argv, c.Cwd, "", timeout, t.env)
@@ -206,11 +282,20 @@ func ParseJUnit(data []byte, dir string) (map[string]any, error) {
 				test = tc.File + "::" + testPath(tc.Classname, tc.File) + tc.Name
 			}
 			msg := strings.TrimSpace(f.Message)
-			if msg == "" {
-				msg = lastLine(f.Text)
+			if msg == "collection failure" || msg == "" {
+				if e := eLines(f.Text); e != "" {
+					msg = e
+				} else if msg == "" {
+					msg = lastLine(f.Text)
+				}
 			}
-			row := map[string]any{"test": test, "type": kind, "message": msg, "file": file}
-			if tc.Line != "" {
+			if tc.Name != "" && tc.Classname == "" && tc.File != "" { // a module that failed to collect
+				test = tc.File
+			}
+			row := map[string]any{"test": test, "type": kind, "message": clip(msg, 600), "file": file}
+			if n, ok := tracebackLine(f.Text, file); ok {
+				row["line"] = n // the failing line in the test file, not the def
+			} else if tc.Line != "" {
 				if n, err := strconv.Atoi(tc.Line); err == nil {
 					row["line"] = n + 1 // pytest reports 0-based lines
 				}
@@ -222,6 +307,34 @@ func ParseJUnit(data []byte, dir string) (map[string]any, error) {
 		"total": total, "pass": total - fail - errored - skipped, "fail": fail, "errored": errored,
 		"skipped": skipped, "failures": failures,
 	}, nil
+}
+
+var tbEntryRe = regexp.MustCompile(`(?m)^(\S+?\.py):(\d+): `)
+
+// tracebackLine is the line of the deepest entry of a pytest traceback
+// (--tb=short "file:line: in f" or long "file:line: Error") in file.
+func tracebackLine(text, file string) (int, bool) {
+	line, found := 0, false
+	for _, m := range tbEntryRe.FindAllStringSubmatch(text, -1) {
+		if filepath.ToSlash(m[1]) == filepath.ToSlash(file) || strings.HasSuffix(filepath.ToSlash(m[1]), "/"+filepath.ToSlash(file)) {
+			if n, err := strconv.Atoi(m[2]); err == nil {
+				line, found = n, true
+			}
+		}
+	}
+	return line, found
+}
+
+// eLines joins pytest's "E   " lines: the real error of a collection
+// failure.
+func eLines(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(l, "E   "); ok {
+			out = append(out, strings.TrimSpace(rest))
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // testPath turns pytest's classname ("tests.test_a.TestX") into the class
@@ -269,7 +382,10 @@ func (p *Pack) unittest(ctx context.Context, interp Interpreter, c ext.Call, t t
 	if len(selectors) > 0 && len(targets) == 0 && len(names) == 0 {
 		return nil, fmt.Errorf("python run_tests: no test files (test*.py) under %s", strings.Join(selectors, ", "))
 	}
-	if len(targets) == 0 {
+	switch {
+	case len(targets) == 0 && len(t.project.Args) > 0:
+		argv = append(argv, t.project.Args...) // the project's own discovery
+	case len(targets) == 0:
 		argv = append(argv, "discover")
 	}
 	for _, n := range names {
@@ -281,7 +397,7 @@ func (p *Pack) unittest(ctx context.Context, interp Interpreter, c ext.Call, t t
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
 	}
-	out := ParseUnittest(r.stderr)
+	out := ParseUnittest(r.stderr, c.Cwd)
 	out["runner"] = "unittest"
 	out["framework"] = "unittest"
 	out["command"] = strings.Join(argv[len(interp.Argv)-1:], " ")
@@ -362,9 +478,13 @@ var (
 )
 
 // ParseUnittest reads unittest's stderr: "Ran N tests", the OK/FAILED
-// summary with its counts, and one failure row per FAIL/ERROR block. A
-// count unittest did not print stays absent.
-func ParseUnittest(stderr string) map[string]any {
+// summary with its counts, and one failure row per FAIL/ERROR block: the
+// file (relative to dir when inside it) and line of the deepest traceback
+// frame inside dir (else the deepest frame), and the exception's first
+// lines as the message; a failed doctest points at its failing example
+// and says what was expected and what came. A count unittest did not
+// print stays absent.
+func ParseUnittest(stderr, dir string) map[string]any {
 	out := map[string]any{}
 	failures := []any{}
 	if m := ranRe.FindAllStringSubmatch(stderr, -1); len(m) > 0 {
@@ -410,23 +530,113 @@ func ParseUnittest(stderr string) map[string]any {
 		if stderr[loc[2]:loc[3]] == "ERROR" {
 			kind = "error"
 		}
-		test := stderr[loc[6]:loc[7]]
-		if !strings.Contains(test, ".") { // Python < 3.11: "test_x (mod.Class)"
-			test += "." + stderr[loc[4]:loc[5]]
+		// Python 3.11: "test_x (mod.Class.test_x)"; older ones and doctests:
+		// "test_x (mod.Class)", "take (pkg.module)"
+		test, short := stderr[loc[6]:loc[7]], stderr[loc[4]:loc[5]]
+		if !strings.HasSuffix(test, "."+short) {
+			test += "." + short
 		}
-		body := trimBlock(block)
-		row := map[string]any{"test": test, "type": kind, "message": lastLine(body), "file": ""}
-		if fm := fileRe.FindAllStringSubmatch(body, -1); len(fm) > 0 {
-			f := fm[len(fm)-1]
-			row["file"] = f[1]
-			if n, err := strconv.Atoi(f[2]); err == nil {
-				row["line"] = n
-			}
-		}
-		failures = append(failures, row)
+		failures = append(failures, unittestRow(test, kind, block, dir))
 	}
 	out["failures"] = failures
 	return out
+}
+
+// unittestRow builds one failure row from a FAIL/ERROR block.
+func unittestRow(test, kind, block, dir string) map[string]any {
+	row := map[string]any{"test": test, "type": kind, "file": ""}
+	if i := strings.Index(block, "Failed doctest test for"); i >= 0 {
+		// the doctest report follows the traceback, after a rule line
+		rep := block
+		if j := strings.Index(rep, "\n======"); j >= 0 {
+			rep = rep[:j]
+		}
+		if j := strings.Index(rep, "Failed example:"); j >= 0 {
+			if fm := fileRe.FindAllStringSubmatchIndex(rep[:j], -1); len(fm) > 0 {
+				f := fm[len(fm)-1]
+				setLocation(row, rep[f[2]:f[3]], rep[f[4]:f[5]], dir)
+			}
+			row["message"] = clip(compactDoctest(rep[j:]), 600)
+			return row
+		}
+	}
+	body := trimBlock(block)
+	frames := fileRe.FindAllStringSubmatchIndex(body, -1)
+	pick := -1
+	for i := len(frames) - 1; i >= 0; i-- {
+		if within(dir, body[frames[i][2]:frames[i][3]]) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 && len(frames) > 0 {
+		pick = len(frames) - 1
+	}
+	if pick >= 0 {
+		f := frames[pick]
+		setLocation(row, body[f[2]:f[3]], body[f[4]:f[5]], dir)
+	}
+	row["message"] = exceptionText(body)
+	return row
+}
+
+// exceptionText is a traceback's exception: the first non-indented line
+// after the last frame and up to four lines after it (the start of an
+// assertEqual diff), never the diff's last marker line.
+func exceptionText(body string) string {
+	lines := strings.Split(body, "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  File \"") {
+			start = -1
+			continue
+		}
+		if start < 0 && l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "Traceback") {
+			start = i
+		}
+	}
+	if start < 0 {
+		return lastLine(body)
+	}
+	end := min(len(lines), start+5)
+	return clip(strings.TrimSpace(strings.Join(lines[start:end], "\n")), 600)
+}
+
+// compactDoctest turns "Failed example: / Expected: / Got:" into one
+// short message.
+func compactDoctest(rep string) string {
+	var parts []string
+	for _, l := range strings.Split(strings.TrimSpace(rep), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "------") {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// within reports whether file lies inside dir.
+func within(dir, file string) bool {
+	if dir == "" {
+		return false
+	}
+	if !filepath.IsAbs(file) {
+		return !strings.HasPrefix(file, "..")
+	}
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// setLocation writes file (relative to dir when inside it) and line.
+func setLocation(row map[string]any, file, line, dir string) {
+	if filepath.IsAbs(file) && within(dir, file) {
+		if rel, err := filepath.Rel(dir, file); err == nil {
+			file = filepath.ToSlash(rel)
+		}
+	}
+	row["file"] = file
+	if n, err := strconv.Atoi(line); err == nil {
+		row["line"] = n
+	}
 }
 
 // trimBlock keeps a failure block's traceback: from after its header rule
