@@ -84,4 +84,5 @@ if [ "$mode" = test ] && [ -f tools/clojure/package.json ]; then
     (cd tools/clojure && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi
+[ "$mode" = test ] && { [ ! -f tools/jsrepl/node_modules/.package-lock.json ] || [ tools/jsrepl/package-lock.json -nt tools/jsrepl/node_modules/.package-lock.json ]; } && log "npm ci (tools/jsrepl: tsx for the JS REPL's TypeScript tests)" && (cd tools/jsrepl && npm ci --no-audit --no-fund --loglevel=error)
 log "dependencies ready ($mode)"

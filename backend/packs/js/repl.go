@@ -132,6 +132,27 @@ func language(c ext.Call) string {
 	return "javascript"
 }
 
+// tsLoader is how the REPL server reads a call's code: "ts" or "tsx" for
+// TypeScript (the server removes the types first), "" for JavaScript.
+func tsLoader(c ext.Call) string {
+	switch c.Language {
+	case "typescript", "ts", "mts", "cts":
+		return "ts"
+	case "tsx":
+		return "tsx"
+	}
+	return ""
+}
+
+// request is the code as sent to the server: TypeScript behind the marker
+// repl_server.js reads (a NUL never starts a program's own code).
+func request(c ext.Call, code string) string {
+	if l := tsLoader(c); l != "" {
+		return "\x00vis:" + l + "\x00" + code
+	}
+	return code
+}
+
 func startOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, error) {
 	if env.Resources == nil {
 		return linerepl.Info{}, errors.New("repl_start: no resource registry")
@@ -287,7 +308,7 @@ func Eval(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.Eval(ctx, code, budget)
+	res, err := r.Eval(ctx, request(c, code), budget)
 	if errors.Is(err, linerepl.ErrExited) {
 		return nil, fmt.Errorf("repl_eval %s: %w\nstart it again with repl_start(%q)", id, err, r.language)
 	}

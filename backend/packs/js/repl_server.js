@@ -13,10 +13,19 @@
 // that outlives timeout_ms is abandoned (it keeps running in the background
 // if it ever resumes) and reported timed_out; a synchronous busy loop is
 // interrupted by SIGINT (node's breakOnSigint).
+// A request whose code starts with "\u0000vis:ts\u0000" (or vis:tsx) is
+// TypeScript: its types are removed before the above, by the first of bun's
+// transpiler, node's module.stripTypeScriptTypes (Node >= 22.13 / 23.2),
+// the project's tsx (its esbuild), ts-node or typescript (transpileModule);
+// with none of them code that parses as JavaScript runs as it is, and other
+// code's answer names the Node version and what to install.
 "use strict";
 const vm = require("vm");
 const util = require("util");
 const readline = require("readline");
+const fs = require("fs");
+const path = require("path");
+const Module = require("module");
 
 const AsyncFunction = (async () => {}).constructor;
 // BIG marks a BigInt's digits in data until reply() writes them bare; the
@@ -256,13 +265,102 @@ function compile(code) {
   return { src: "(async () => {\n" + body + "\n})()", hasValue };
 }
 
+// ── TypeScript ──────────────────────────────────────────────────────────
+const TS_RE = /^\u0000vis:(tsx?)\u0000/;
+// findUp is the first dir/rel from the REPL's directory up to the root.
+function findUp(rel) {
+  for (let d = process.cwd(); ; d = path.dirname(d)) {
+    const p = path.join(d, rel);
+    if (fs.existsSync(p)) return p;
+    if (path.dirname(d) === d) return null;
+  }
+}
+let tsFound = null; // the transpiler once found; absence is probed again (the project may install one)
+function transpiler() {
+  if (tsFound) return tsFound;
+  if (typeof Bun !== "undefined" && Bun.Transpiler) {
+    return (tsFound = { name: "bun", run: (code, loader) => new Bun.Transpiler({ loader }).transformSync(code) });
+  }
+  if (typeof Module.stripTypeScriptTypes === "function") {
+    return (tsFound = {
+      name: "node " + process.version,
+      run: (code) => {
+        try { return Module.stripTypeScriptTypes(code, { mode: "strip" }); } catch (e) {
+          if (e && e.code === "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX") return Module.stripTypeScriptTypes(code, { mode: "transform" }); // enums, namespaces
+          throw e;
+        }
+      },
+    });
+  }
+  const tsx = findUp(path.join("node_modules", "tsx", "package.json"));
+  if (tsx) {
+    const esbuild = Module.createRequire(tsx)("esbuild");
+    return (tsFound = {
+      name: "tsx (esbuild " + esbuild.version + ")",
+      run: (code, loader) => {
+        try {
+          return esbuild.transformSync(code, { loader, target: "esnext", tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } } }).code;
+        } catch (e) {
+          if (!e || !Array.isArray(e.errors) || !e.errors.length) throw e;
+          throw new SyntaxError(e.errors.map((x) => (x.location ? "line " + x.location.line + ":" + (x.location.column + 1) + ": " : "") + x.text).join("\n"));
+        }
+      },
+    });
+  }
+  const tsnode = findUp(path.join("node_modules", "ts-node", "package.json"));
+  const tspkg = tsnode ? null : findUp(path.join("node_modules", "typescript", "package.json"));
+  if (tsnode || tspkg) {
+    const ts = tsnode ? Module.createRequire(tsnode)("typescript") : require(path.dirname(tspkg));
+    return (tsFound = {
+      name: (tsnode ? "ts-node (typescript " : "typescript (") + ts.version + ")",
+      run: (code, loader) => {
+        const out = ts.transpileModule(code, {
+          fileName: "repl." + loader, reportDiagnostics: true,
+          compilerOptions: { target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true, jsx: ts.JsxEmit.React },
+        });
+        const diag = (out.diagnostics || []).find((d) => d.category === ts.DiagnosticCategory.Error);
+        if (diag) {
+          const at = diag.file && diag.start !== undefined ? diag.file.getLineAndCharacterOfPosition(diag.start) : null;
+          throw new SyntaxError((at ? "line " + (at.line + 1) + ":" + (at.character + 1) + ": " : "") + ts.flattenDiagnosticMessageText(diag.messageText, "\n"));
+        }
+        return out.outputText;
+      },
+    });
+  }
+  throw new Error("TypeScript cannot run here: node " + process.version + " cannot strip types (module.stripTypeScriptTypes needs Node 22.13+ or 23.2+)"
+    + " and the project has no tsx, ts-node or typescript in node_modules. Install one in the project (npm i -D tsx) or use Node 22.13 or newer;"
+    + " plain JavaScript runs with repl_eval(\"javascript\", ...).");
+}
+// source is a request's code as JavaScript.
+function source(code) {
+  const m = TS_RE.exec(code);
+  if (!m) return code;
+  const body = code.slice(m[0].length);
+  let t;
+  try { t = transpiler(); } catch (e) {
+    if (parses(body)) return body; // TypeScript without type syntax is JavaScript
+    throw e;
+  }
+  return t.run(body, m[1]);
+}
+// parses reports whether every top-level statement of js is JavaScript as
+// written (before the rewrite, which could read "const n: T = 1" as a label).
+function parses(js) {
+  try {
+    return splitTop(js).every((st) => {
+      const body = stripLead(st);
+      return /^import\s*[\w{*"'$]/.test(body) ? compiles(rewrite(st).code) : compiles(body.replace(/^export\s+(default\s+)?/, ""));
+    });
+  } catch (_e) { return false; }
+}
+
 const scriptOpts = { filename: "repl", breakOnSigint: true };
 if (vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER) scriptOpts.importModuleDynamically = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
 
 async function run(code, timeoutMs) {
   let ok = true, exc = null, value, hasValue = false, timedOut = false;
   try {
-    const c = compile(code);
+    const c = compile(source(code));
     hasValue = c.hasValue;
     const p = vm.runInThisContext(c.src, scriptOpts);
     let timer;

@@ -3,7 +3,11 @@ package js
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -317,5 +321,131 @@ func TestEvalRefusals(t *testing.T) {
 	}
 	if l := env.Resources.List(context.Background(), "s-test"); len(l) != 0 {
 		t.Fatalf("a refused call started %v", l)
+	}
+}
+
+// repoPath is rel under the repository root (this package is backend/packs/js).
+func repoPath(t *testing.T, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// tsProject is a project whose node_modules is modules (a real install
+// elsewhere, linked in; "" for none), with a REPL started for TypeScript.
+func tsProject(t *testing.T, modules string) (ext.ToolEnv, string) {
+	t.Helper()
+	needNode(t)
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{"package.json": "{}", "lib.js": "exports.twice = (x) => 2 * x;\n"})
+	if modules != "" {
+		if _, err := os.Stat(modules); err != nil {
+			t.Fatalf("%s is not installed (scripts/deps.sh test installs it): %v", modules, err)
+		}
+		if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, _ := packtest.ToolEnv(t, dir)
+	if got, err := Repl(context.Background(), env, "start", call("typescript", dir, nil)); err != nil || got["result"] != "started" {
+		t.Fatalf("start = %v, %v", got, err)
+	}
+	return env, dir
+}
+
+func nodeVersion(t *testing.T) (string, int, int) {
+	t.Helper()
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := strings.TrimSpace(string(out))
+	var major, minor int
+	fmt.Sscanf(v, "v%d.%d", &major, &minor)
+	return v, major, minor
+}
+
+// nodeStrips reports whether node removes types itself in a REPL
+// (module.stripTypeScriptTypes: Node 22.13+, 23.2+).
+func nodeStrips(major, minor int) bool {
+	return major > 23 || (major == 23 && minor >= 2) || (major == 22 && minor >= 13)
+}
+
+// TypeScript runs on the Node the project has: stripped by node where it
+// can, else by the project's tsx or typescript; plain JavaScript is
+// untouched.
+func TestREPLTypeScript(t *testing.T) {
+	for _, tc := range []struct{ name, modules string }{
+		{"tsx", repoPath(t, "tools/jsrepl/node_modules")},
+		{"typescript", repoPath(t, "frontend/node_modules")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, dir := tsProject(t, tc.modules)
+			ts := func(code string) map[string]any {
+				t.Helper()
+				got, err := Eval(context.Background(), env, call("typescript", dir, map[string]any{"code": code}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return got
+			}
+			keys := []string{"ok", "data", "type", "exc"}
+			for _, c := range []struct {
+				code string
+				want map[string]any
+			}{
+				{"const n: number = 40 + 2; n", map[string]any{"ok": true, "data": int64(42), "type": "number", "exc": nil}},
+				{"interface P { x: number }\nfunction f<T extends P>(p: T): number { return p.x * n }\nf({ x: 2 } as P)", map[string]any{"ok": true, "data": int64(84), "type": "number", "exc": nil}},
+				{"import { twice } from './lib.js'\nconst k: number = twice(n)\nk", map[string]any{"ok": true, "data": int64(84), "type": "number", "exc": nil}},
+			} {
+				if d := cmp.Diff(c.want, pick(ts(c.code), keys...)); d != "" {
+					t.Errorf("%q (-want +got):\n%s", c.code, d)
+				}
+			}
+			want := "SyntaxError: line 1:7"
+			if _, major, minor := nodeVersion(t); nodeStrips(major, minor) {
+				want = "" // node's own wording
+			}
+			if got := ts("const = 3"); got["ok"] != false || !strings.Contains(got["exc"].(string), want) {
+				t.Errorf("syntax error = %v", got)
+			}
+			js := eval(t, env, dir, map[string]any{"code": "n + 1"})
+			if js["data"] != int64(43) || js["code"] != "n + 1" {
+				t.Errorf("javascript after typescript = %v", js)
+			}
+		})
+	}
+}
+
+// Without a way to remove types the answer says which Node runs, that it
+// cannot strip types, and what to install; JavaScript, and TypeScript that
+// has no type syntax, still run.
+func TestREPLTypeScriptWithoutTranspiler(t *testing.T) {
+	env, dir := tsProject(t, "")
+	v, major, minor := nodeVersion(t)
+	got, err := Eval(context.Background(), env, call("typescript", dir, map[string]any{"code": "const n: number = 40 + 2; n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodeStrips(major, minor) {
+		if got["data"] != int64(42) {
+			t.Fatalf("node %s strips types, yet %v", v, got)
+		}
+		return
+	}
+	exc, _ := got["exc"].(string)
+	if got["ok"] != false || !strings.Contains(exc, "node "+v+" cannot strip types") || !strings.Contains(exc, "npm i -D tsx") {
+		t.Fatalf("answer = %v", got)
+	}
+	if js := eval(t, env, dir, map[string]any{"code": "40 + 2"}); js["data"] != int64(42) {
+		t.Fatalf("javascript = %v", js)
+	}
+	// TypeScript without type syntax is JavaScript, and runs as such.
+	plain, err := Eval(context.Background(), env, call("typescript", dir, map[string]any{"code": "const m = 40 + 2; m"}))
+	if err != nil || plain["data"] != int64(42) {
+		t.Fatalf("type-free typescript = %v, %v", plain, err)
 	}
 }
