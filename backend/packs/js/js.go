@@ -29,8 +29,10 @@
 //     else bare `node --test` with TAP output. The result says which
 //     command ran and why. Counts come from the runner's summary; a count
 //     it did not print is absent, never 0.
-//   - format_code with the project's prettier (node_modules/.bin/prettier),
-//     else refused with ErrNoFormatter. No lint handler.
+//   - format_code with the project's own formatter (biome, oxfmt or
+//     prettier: ProjectFormatter), lint_code with its own linter (eslint or
+//     biome: ProjectLinter), each from node_modules/.bin, else PATH, else
+//     refused with an error naming what to install.
 //
 // Every child runs in its own process group with the parent-death signal
 // on Linux; REPLs are registered in env.Resources, which owns stopping them.
@@ -54,7 +56,7 @@ import (
 var (
 	ErrBadArgs     = errors.New("bad arguments")
 	ErrNoRuntime   = errors.New("no JavaScript runtime: install node or bun")
-	ErrNoFormatter = errors.New("no formatter found: install prettier in the project (npm install --save-dev prettier)")
+	ErrNoFormatter = errors.New("no formatter found: the project names none (package.json scripts.format, biome.json, .prettierrc*, .oxfmtrc.json) and its node_modules has none: install one, e.g. npm install --save-dev prettier (or @biomejs/biome, oxfmt)")
 	ErrNoREPL      = errors.New("no JavaScript REPL is running")
 	ErrConnect     = errors.New(`repl_connect is Clojure only: Vis owns the JavaScript runtimes it starts; use repl_start("javascript")`)
 )
@@ -84,7 +86,7 @@ func jsMarkers() []ext.Marker {
 func Extension() ext.Extension {
 	var tools []ext.LanguageTools
 	for _, lang := range Languages {
-		lt := ext.LanguageTools{Language: lang, Format: Format, Test: Test, Eval: Eval, Repl: Repl, Options: ToolOptions}
+		lt := ext.LanguageTools{Language: lang, Format: Format, Lint: Lint, Test: Test, Eval: Eval, Repl: Repl, Options: ToolOptions}
 		switch lang {
 		case "typescript":
 			lt.Aliases = []string{"ts", "mts", "cts"}
@@ -95,7 +97,7 @@ func Extension() ext.Extension {
 	}
 	return ext.Extension{
 		Name:          "language-js",
-		Description:   "JavaScript/TypeScript language pack on bun, else node: a managed REPL (persistent bindings, top-level await), run_tests (bun test, vitest, jest or node --test) and prettier.",
+		Description:   "JavaScript/TypeScript language pack on bun, else node: a managed REPL (persistent bindings, top-level await), run_tests (bun test, vitest, jest or node --test), the project's formatter (biome, oxfmt, prettier) and linter (eslint, biome).",
 		Kind:          "language",
 		Title:         "JavaScript/TypeScript",
 		Markers:       Markers,

@@ -70,8 +70,8 @@ func TestExtensionLanguages(t *testing.T) {
 		if lt.Eval == nil || lt.Repl == nil || lt.Test == nil || lt.Format == nil {
 			t.Fatalf("%s: eval, repl, test and format must be handled", lt.Language)
 		}
-		if lt.Lint != nil {
-			t.Fatalf("%s: the pack has no linter and must not claim one", lt.Language)
+		if lt.Lint == nil {
+			t.Fatalf("%s: lint_code must be handled (the project's eslint or biome)", lt.Language)
 		}
 	}
 	want := map[string][]string{"typescript": {"ts", "mts", "cts"}, "javascript": {"js", "mjs", "cjs"}, "tsx": nil, "jsx": nil}
@@ -281,7 +281,7 @@ func TestFormatRefusals(t *testing.T) {
 		t.Fatalf("code and paths: %v", err)
 	}
 	_, err = Format(context.Background(), env, call("javascript", dir, map[string]any{"paths": []any{"a.js"}}))
-	if !errors.Is(err, ErrNoFormatter) || !strings.Contains(err.Error(), "install prettier") {
+	if !errors.Is(err, ErrNoFormatter) || !strings.Contains(err.Error(), "npm install --save-dev prettier") {
 		t.Fatalf("without prettier: %v", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.js")); string(b) != "const  a=1\n" {
@@ -289,12 +289,16 @@ func TestFormatRefusals(t *testing.T) {
 	}
 }
 
-// TestFormatPrettier runs the real prettier when VIS_TEST_PRETTIER names a
-// node_modules directory that has it (npm install prettier there).
+// TestFormatPrettier runs the real prettier of a node_modules directory:
+// VIS_TEST_PRETTIER's, else the one scripts/deps.sh test installs under
+// tools/js-fmt-lint; a project naming no formatter uses the prettier it has.
 func TestFormatPrettier(t *testing.T) {
 	nm := os.Getenv("VIS_TEST_PRETTIER")
 	if nm == "" {
-		t.Skip("VIS_TEST_PRETTIER is not set (a node_modules directory with prettier)")
+		nm = filepath.Dir(filepath.Dir(jsTool(t, "prettier")))
+		if filepath.Base(nm) != "node_modules" {
+			t.Skipf("prettier found at %s is not in a node_modules directory; set VIS_TEST_PRETTIER", nm)
+		}
 	}
 	needNode(t)
 	dir := t.TempDir()

@@ -6,7 +6,8 @@ import "github.com/visdesktop/vis/backend/ext"
 // take besides the facade's own (paths, code, cwd, id): the facade refuses
 // any other key and doc() lists these.
 var ToolOptions = ext.VerbOptions{
-	ext.VerbFormat: {{Key: "timeout_ms", Type: "int", Doc: "bounds each prettier run (default 2 minutes)"}, ext.EnvOption, {Key: "args", Type: "[str]", Doc: `extra prettier options (e.g. ["--single-quote"]), before the files`}},
+	ext.VerbFormat: {{Key: "timeout_ms", Type: "int", Doc: "bounds each formatter run (default 2 minutes)"}, ext.EnvOption, {Key: "args", Type: "[str]", Doc: `extra options for the project's formatter (biome format, oxfmt or prettier; e.g. ["--single-quote"]), before the files`}},
+	ext.VerbLint:   {{Key: "timeout_ms", Type: "int", Doc: "bounds the linter run (default 5 minutes)"}, ext.EnvOption, {Key: "args", Type: "[str]", Doc: `extra options for the project's linter (eslint or biome lint), before the files`}},
 	ext.VerbTest: {
 		{Key: "timeout_ms", Type: "int", Doc: "bounds the test run (default 10 minutes); its process group is killed after it"},
 		ext.EnvOption,
