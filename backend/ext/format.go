@@ -8,6 +8,7 @@ package ext
 // place the result's keys are spelled.
 type FormatResult struct {
 	Formatter string // the tool that ran: gofmt, prettier, ruff, black, cljfmt, zprint, standard-clj
+	Why       string // why that tool: the project file that names it ("pyproject.toml [tool.ruff]"); "" = not said
 	Snippet   bool   // a snippet was formatted (else files)
 
 	// A snippet's result.
@@ -37,14 +38,18 @@ type FormatError struct {
 
 // Value is the result as the model sees it (string keys, plain values):
 //
-//	snippet: {changed: bool, delta, chars, formatter}
-//	files:   {changed: n, files: [{file, changed: True, delta}], checked?, errors?: [{file, message}], message?, error?, formatter}
+//	snippet: {changed: bool, delta, chars, formatter, why?}
+//	files:   {changed: n, files: [{file, changed: True, delta}], checked?, errors?: [{file, message}], message?, error?, formatter, why?}
 //
 // checked is absent when the formatter does not say how many files it
-// looked at; errors, message and error are absent when empty.
+// looked at; errors, message, error and why are absent when empty.
 func (r FormatResult) Value() map[string]any {
 	if r.Snippet {
-		return map[string]any{"changed": r.Changed, "delta": r.Delta, "chars": r.Chars, "formatter": r.Formatter}
+		out := map[string]any{"changed": r.Changed, "delta": r.Delta, "chars": r.Chars, "formatter": r.Formatter}
+		if r.Why != "" {
+			out["why"] = r.Why
+		}
+		return out
 	}
 	files := make([]any, len(r.Files))
 	for i, f := range r.Files {
@@ -66,6 +71,9 @@ func (r FormatResult) Value() map[string]any {
 	}
 	if r.Error != "" {
 		out["error"] = r.Error
+	}
+	if r.Why != "" {
+		out["why"] = r.Why
 	}
 	return out
 }
