@@ -86,4 +86,5 @@ if [ "$mode" = test ] && [ -f tools/clojure/package.json ]; then
 fi
 [ "$mode" = test ] && { [ ! -f tools/jsrepl/node_modules/.package-lock.json ] || [ tools/jsrepl/package-lock.json -nt tools/jsrepl/node_modules/.package-lock.json ]; } && log "npm ci (tools/jsrepl: tsx for the JS REPL's TypeScript tests)" && (cd tools/jsrepl && npm ci --no-audit --no-fund --loglevel=error)
 if [ "$mode" = test ] && [ -f tools/js-fmt-lint/package.json ] && { [ ! -f tools/js-fmt-lint/node_modules/.package-lock.json ] || [ tools/js-fmt-lint/package-lock.json -nt tools/js-fmt-lint/node_modules/.package-lock.json ]; }; then log "npm ci (tools/js-fmt-lint: biome, eslint, oxfmt, prettier for the JS pack's format/lint tests)"; (cd tools/js-fmt-lint && npm ci --no-audit --no-fund --loglevel=error); fi
+if [ "$mode" = test ] && [ -f tools/python/package.json ] && { [ ! -f tools/python/node_modules/.package-lock.json ] || [ tools/python/package-lock.json -nt tools/python/node_modules/.package-lock.json ]; }; then log "npm ci (tools/python: ruff as WebAssembly)"; (cd tools/python && npm ci --no-audit --no-fund --loglevel=error); fi
 log "dependencies ready ($mode)"

@@ -24,20 +24,6 @@ var ErrNoFormatter = errors.New("no formatter found; install ruff or black")
 // ErrNoLinter means neither ruff nor black is installed.
 var ErrNoLinter = errors.New("no linter found; install ruff or black")
 
-// findTool looks for a formatter in the project's venv, then on PATH.
-func (p *Pack) findTool(dir, name string) (string, bool) {
-	for _, venv := range []string{".venv", "venv"} {
-		exe := filepath.Join(dir, venv, "bin", name)
-		if fileExists(exe) {
-			return exe, true
-		}
-	}
-	if exe, err := p.lookPath(name); err == nil {
-		return exe, true
-	}
-	return "", false
-}
-
 // pyFiles expands selectors (files or directories, relative to dir) into
 // the .py/.pyi files they hold, skipping hidden folders and SkipDirs. A
 // selector outside the workspace is refused.
@@ -113,22 +99,45 @@ func toolOpts(verb string, c ext.Call) (env, args []string, err error) {
 	return env, args, nil
 }
 
-// format is format_code: ruff format, else black, with the call's
-// line_length, config, env and args (before the files).
+// chooseFormatter is the project's formatter (detectStyle) when its files
+// name one, else ruff when installed, else black; why says which rule
+// chose it. A tool the project names but nothing provides is an
+// ErrToolMissing error, never a substitute.
+func (p *Pack) chooseFormatter(workspace, dir string) (toolCmd, string, error) {
+	st := detectStyle(workspace, dir)
+	if st.Formatter != "" {
+		t, ok := p.resolve(workspace, dir, st.Formatter)
+		if !ok {
+			return toolCmd{}, "", missing("format_code", st.Formatter, st.FormatWhy)
+		}
+		return t, st.FormatWhy + "; " + t.name + " from " + t.where, nil
+	}
+	if t, ok := p.resolve(workspace, dir, "ruff"); ok && t.where != "ruff-wasm ("+EnvRuffWasm+")" {
+		return t, "the project names no formatter; ruff from " + t.where, nil
+	}
+	if t, ok := p.resolve(workspace, dir, "black"); ok {
+		return t, "the project names no formatter; black from " + t.where + " (ruff is not installed)", nil
+	}
+	if t, ok := p.resolve(workspace, dir, "ruff"); ok {
+		return t, "the project names no formatter; ruff from " + t.where, nil
+	}
+	return toolCmd{}, "", fmt.Errorf("python format_code: %w", ErrNoFormatter)
+}
+
+// format is format_code: the project's formatter (chooseFormatter), run in
+// the call's directory so it reads the project's own configuration, with
+// the call's line_length, config, env and args (before the files).
 func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
 	fail := func(err error) (ext.FormatResult, error) { return ext.FormatResult{}, err }
 	vars, extra, err := toolOpts("format_code", c)
 	if err != nil {
 		return fail(err)
 	}
-	tool, exe := "ruff", ""
-	var ok bool
-	if exe, ok = p.findTool(c.Cwd, "ruff"); !ok {
-		tool = "black"
-		if exe, ok = p.findTool(c.Cwd, "black"); !ok {
-			return fail(fmt.Errorf("python format_code: %w", ErrNoFormatter))
-		}
+	t, why, err := p.chooseFormatter(env.Workspace, c.Cwd)
+	if err != nil {
+		return fail(err)
 	}
+	tool := t.name
 	var flags []string
 	if n, ok := optInt(c.Opts, "line_length"); ok && n > 0 {
 		if tool == "ruff" {
@@ -142,12 +151,12 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 	}
 	flags = append(flags, extra...)
 	if code, isCode := c.Opts["code"].(string); isCode && code != "" {
-		var argv []string
+		argv := append([]string(nil), t.argv...)
 		if tool == "ruff" {
-			argv = append([]string{exe, "format"}, flags...)
+			argv = append(append(argv, "format"), flags...)
 			argv = append(argv, "--stdin-filename", "snippet.py", "-")
 		} else {
-			argv = append([]string{exe, "-q"}, flags...)
+			argv = append(append(argv, "-q"), flags...)
 			argv = append(argv, "-")
 		}
 		r, err := run(ctx, argv, c.Cwd, code, optDuration(c.Opts, "timeout_ms", p.opts.ToolTimeout), vars)
@@ -158,7 +167,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 			return fail(fmt.Errorf("python format_code: %s could not format the code: %s", tool, strings.TrimSpace(tail(r.stderr+r.stdout, 8))))
 		}
 		after := utf8.RuneCountInString(r.stdout)
-		return ext.FormatResult{Formatter: tool, Snippet: true, Changed: r.stdout != code,
+		return ext.FormatResult{Formatter: tool, Why: why, Snippet: true, Changed: r.stdout != code,
 			Delta: after - utf8.RuneCountInString(code), Chars: after}, nil
 	}
 	files, err := pyFiles(env.Workspace, c.Cwd, optStrings(c.Opts, "paths"))
@@ -166,14 +175,14 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 		return fail(fmt.Errorf("python format_code: %w", err))
 	}
 	if len(files) == 0 {
-		return ext.FormatResult{Formatter: tool, Message: "no python files under the selected paths"}, nil
+		return ext.FormatResult{Formatter: tool, Why: why, Message: "no python files under the selected paths"}, nil
 	}
 	before := map[string]string{}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		before[f] = string(b)
 	}
-	argv := []string{exe}
+	argv := append([]string(nil), t.argv...)
 	if tool == "ruff" {
 		argv = append(argv, "format")
 	} else {
@@ -184,7 +193,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 	if err != nil {
 		return fail(fmt.Errorf("python format_code: %s: %w", tool, err))
 	}
-	out := ext.FormatResult{Formatter: tool, Checked: len(files)}
+	out := ext.FormatResult{Formatter: tool, Why: why, Checked: len(files)}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		if string(b) != before[f] {
@@ -215,11 +224,28 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 	if err != nil {
 		return nil, err
 	}
-	if exe, ok := p.findTool(c.Cwd, "ruff"); ok {
-		return p.ruffLint(ctx, env, c, exe, code, isCode, vars, extra)
+	// The project's linter (ruff when its files configure or list it),
+	// else ruff when installed, else syntax errors plus black --check.
+	st := detectStyle(env.Workspace, c.Cwd)
+	note := "ruff is not installed: only syntax errors and black formatting were checked; install ruff for full lint"
+	if t, ok := p.resolve(env.Workspace, c.Cwd, "ruff"); ok {
+		why := "the project names no linter; ruff from " + t.where
+		if st.Linter == "ruff" {
+			why = st.LintWhy + "; ruff from " + t.where
+		}
+		out, err := p.ruffLint(ctx, env, c, t.argv, code, isCode, vars, extra)
+		if err == nil {
+			out["linter"], out["why"] = "ruff", why
+		}
+		return out, err
+	} else if st.Linter == "ruff" {
+		note = fmt.Sprintf("the project uses ruff (%s) but ruff is not installed: only syntax errors and black formatting were checked; install ruff in the project's venv or on PATH, or set %s to tools/python/ruff-wasm.mjs", st.LintWhy, EnvRuffWasm)
 	}
-	black, hasBlack := p.findTool(c.Cwd, "black")
+	blackTool, hasBlack := p.resolve(env.Workspace, c.Cwd, "black")
 	if !hasBlack {
+		if st.Linter == "ruff" {
+			return nil, missing("lint_code", "ruff", st.LintWhy)
+		}
 		return nil, fmt.Errorf("python lint_code: %w", ErrNoLinter)
 	}
 	interp, err := p.Resolve(c.Cwd)
@@ -240,7 +266,7 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 		return nil, fmt.Errorf("python lint_code: %w", err)
 	}
 	// black --check: which files (or the snippet) it would reformat.
-	argv := []string{black, "--check"}
+	argv := append(append([]string(nil), blackTool.argv...), "--check")
 	if n, ok := optInt(c.Opts, "line_length"); ok && n > 0 {
 		argv = append(argv, "-l", strconv.Itoa(n))
 	}
@@ -261,21 +287,39 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 			if f == "-" {
 				f = "<code>"
 			} else {
-				f = rel(c.Cwd, f)
+				f = wsRel(env.Workspace, c.Cwd, f)
 			}
 			findings = append(findings, map[string]any{"file": f, "row": 0, "col": 0, "level": "info", "type": "format",
 				"message": "would be reformatted (format_code fixes it)", "provider": "black"})
 		}
 	}
+	for _, f := range findings {
+		if name, _ := f["file"].(string); name != "<code>" && f["provider"] == "python" {
+			f["file"] = wsRel(env.Workspace, c.Cwd, name)
+		}
+	}
 	out := lintResult(findings)
-	out["note"] = "ruff is not installed: only syntax errors and black formatting were checked; install ruff for full lint"
+	out["note"] = note
+	out["linter"], out["why"] = "black", "syntax errors (python) and black --check; ruff is not available"
 	return out, nil
+}
+
+// wsRel is f (absolute, or relative to cwd) relative to the workspace root,
+// slash-separated; relative to cwd when there is no workspace.
+func wsRel(workspace, cwd, f string) string {
+	if !filepath.IsAbs(f) {
+		f = filepath.Join(cwd, f)
+	}
+	if workspace == "" {
+		return rel(cwd, f)
+	}
+	return rel(workspace, f)
 }
 
 var wouldReformat = regexp.MustCompile(`(?m)^would reformat (.+)$`)
 
-func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, exe, code string, isCode bool, vars, extra []string) (map[string]any, error) {
-	argv := []string{exe, "check", "--output-format", "json", "--exit-zero", "--no-cache"}
+func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, ruff []string, code string, isCode bool, vars, extra []string) (map[string]any, error) {
+	argv := append(append([]string(nil), ruff...), "check", "--output-format", "json", "--exit-zero", "--no-cache")
 	if s := optStrings(c.Opts, "select"); len(s) > 0 {
 		argv = append(argv, "--select", strings.Join(s, ","))
 	}
@@ -323,7 +367,7 @@ func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, exe, c
 		if isCode {
 			file = "<code>"
 		} else {
-			file = rel(c.Cwd, file)
+			file = wsRel(env.Workspace, c.Cwd, file)
 		}
 		findings = append(findings, map[string]any{"file": file, "row": f.Location.Row, "col": f.Location.Column,
 			"level": level, "type": typ, "message": f.Message, "provider": "ruff"})

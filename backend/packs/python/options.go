@@ -6,8 +6,12 @@ import "github.com/visdesktop/vis/backend/ext"
 // facade's own (paths, code, cwd, id): the facade refuses any other key and
 // doc() lists these.
 var ToolOptions = ext.VerbOptions{
+	// format_code runs the project's formatter: ruff when pyproject.toml
+	// [tool.ruff(.format)], ruff.toml/.ruff.toml, pre-commit or the dev
+	// dependencies name it, black for [tool.black] or a black dependency,
+	// else ruff when installed, else black; the result's why says which.
 	ext.VerbFormat: {
-		{Key: "line_length", Type: "int", Doc: "the formatter's line length for this call"},
+		{Key: "line_length", Type: "int", Doc: "overrides the project's configured line length for this call"},
 		{Key: "config", Type: "str", Doc: "the formatter's config file (ruff or black --config)"},
 		{Key: "timeout_ms", Type: "int", Doc: "bounds the formatter (default 2 minutes)"},
 		ext.EnvOption,
@@ -16,7 +20,7 @@ var ToolOptions = ext.VerbOptions{
 	ext.VerbLint: {
 		{Key: "select", Type: "str | [str]", Doc: "ruff rule codes to check (ruff --select)"},
 		{Key: "ignore", Type: "str | [str]", Doc: "ruff rule codes to skip (ruff --ignore)"},
-		{Key: "line_length", Type: "int", Doc: "ruff's (or black's) line length for this call"},
+		{Key: "line_length", Type: "int", Doc: "overrides ruff's (or black's) configured line length for this call"},
 		{Key: "config", Type: "str", Doc: "ruff's config file (--config)"},
 		{Key: "timeout_ms", Type: "int", Doc: "bounds the linter (default 2 minutes)"},
 		ext.EnvOption,
