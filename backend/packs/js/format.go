@@ -97,7 +97,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 			return fail(fmt.Errorf("format: %s cannot format the code: %s", ft.Name, child.ClipMiddle(strings.TrimSpace(r.Stderr+"\n"+r.Stdout), 4000)))
 		}
 		before, after := utf8.RuneCountInString(code), utf8.RuneCountInString(r.Stdout)
-		return ext.FormatResult{Formatter: ft.Name, Snippet: true, Changed: r.Stdout != code, Delta: after - before, Chars: after}, nil
+		return ext.FormatResult{Formatter: ft.Name, Why: ft.Why, Snippet: true, Changed: r.Stdout != code, Delta: after - before, Chars: after}, nil
 	}
 	targets := []string{"."}
 	if len(abs) > 0 {
@@ -106,7 +106,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 			targets = append(targets, workspace.RelTo(cwd, a))
 		}
 	}
-	res := ext.FormatResult{Formatter: ft.Name, Checked: -1}
+	res := ext.FormatResult{Formatter: ft.Name, Why: ft.Why, Checked: -1}
 	var changed []string
 	if ft.Name == "biome" {
 		changed, err = biomeUnformatted(ctx, cwd, t, ft, targets, &res)

@@ -93,7 +93,12 @@ func TestFormatBiomeProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "function f() {\n\treturn 1;\n}\n" // biome's tabs; prettier would indent with spaces
-	if d := cmp.Diff(map[string]any{"changed": true, "delta": len(want) - len("function f(){return 1}"), "chars": len(want), "formatter": "biome"}, snip.Value()); d != "" {
+	sv := snip.Value()
+	if why, _ := sv["why"].(string); !strings.Contains(why, "biome") {
+		t.Errorf("the result does not say why biome ran: %q", why)
+	}
+	delete(sv, "why")
+	if d := cmp.Diff(map[string]any{"changed": true, "delta": len(want) - len("function f(){return 1}"), "chars": len(want), "formatter": "biome"}, sv); d != "" {
 		t.Fatalf("snippet (-want +got):\n%s", d)
 	}
 	got, err := Format(context.Background(), env, call("typescript", dir, map[string]any{"paths": []any{"src"}}))
@@ -101,7 +106,9 @@ func TestFormatBiomeProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantFiles := map[string]any{"changed": 1, "checked": 2, "formatter": "biome", "files": []any{map[string]any{"file": "src/a.ts", "changed": true, "delta": len(want) - len("function f(){return 1}\n")}}}
-	if d := cmp.Diff(wantFiles, got.Value()); d != "" {
+	gv := got.Value()
+	delete(gv, "why")
+	if d := cmp.Diff(wantFiles, gv); d != "" {
 		t.Fatalf("files (-want +got):\n%s", d)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "src/a.ts")); string(b) != want {
@@ -120,7 +127,7 @@ func TestFormatOxfmtProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]any{"changed": 1, "formatter": "oxfmt", "files": []any{map[string]any{"file": "src/a.js", "changed": true, "delta": 1}}}, got.Value()); d != "" {
+	if d := cmp.Diff(map[string]any{"changed": 1, "formatter": "oxfmt", "why": "the project configures it (.oxfmtrc.json)", "files": []any{map[string]any{"file": "src/a.js", "changed": true, "delta": 1}}}, got.Value()); d != "" {
 		t.Fatalf("files (-want +got):\n%s", d)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "src/a.js")); string(b) != "let a = [1, 2]\n" {

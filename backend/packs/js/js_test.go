@@ -311,14 +311,14 @@ func TestFormatPrettier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]any{"changed": true, "delta": len("const a: number = 1;\n") - len("const  a:number=1"), "chars": len("const a: number = 1;\n"), "formatter": "prettier"}, snip.Value()); d != "" {
+	if d := cmp.Diff(map[string]any{"changed": true, "delta": len("const a: number = 1;\n") - len("const  a:number=1"), "chars": len("const a: number = 1;\n"), "formatter": "prettier", "why": "the project names no formatter; prettier is installed in its node_modules"}, snip.Value()); d != "" {
 		t.Fatalf("snippet (-want +got):\n%s", d)
 	}
 	got, err := Format(context.Background(), env, call("typescript", dir, map[string]any{"paths": []any{"src"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"changed": 1, "formatter": "prettier", "files": []any{map[string]any{"file": "src/a.ts", "changed": true, "delta": 3}}}
+	want := map[string]any{"changed": 1, "formatter": "prettier", "why": "the project names no formatter; prettier is installed in its node_modules", "files": []any{map[string]any{"file": "src/a.ts", "changed": true, "delta": 3}}}
 	if d := cmp.Diff(want, got.Value()); d != "" {
 		t.Fatalf("paths (-want +got):\n%s", d)
 	}
