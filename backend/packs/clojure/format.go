@@ -18,15 +18,27 @@ import (
 // FormatExts are the files format_code and lint_code walk.
 var FormatExts = map[string]bool{".clj": true, ".cljs": true, ".cljc": true, ".cljx": true, ".bb": true, ".edn": true}
 
-// formatter returns the installed formatter: cljfmt, else zprint, else
-// standard-clj (Standard Clojure Style, from npm).
-func (p *Pack) formatter() (tool, bin string, err error) {
+// chooseFormatter is the formatter the project configures (detectFormatter,
+// from dir up to the workspace root) when its files name one, else the
+// installed one of cljfmt, zprint, standard-clj (Standard Clojure Style,
+// from npm); why says which rule chose it. A formatter the project
+// configures but nothing installs is an ErrFormatterMissing error naming
+// the tool, the file and how to install it, never a substitute.
+func (p *Pack) chooseFormatter(ws, dir string) (tool, bin, why string, err error) {
+	if ch := detectFormatter(ws, dir); ch.Tool != "" {
+		b, lerr := p.opts.LookPath(ch.Tool)
+		if lerr != nil {
+			return "", "", "", fmt.Errorf("%w: %s configures %s, which is not on PATH; %s, and call format_code again (Vis does not restyle the project with another formatter)",
+				ErrFormatterMissing, ch.File, ch.Tool, formatterInstall[ch.Tool])
+		}
+		return ch.Tool, b, ch.Why, nil
+	}
 	for _, t := range []string{"cljfmt", "zprint", "standard-clj"} {
 		if b, err := p.opts.LookPath(t); err == nil {
-			return t, b, nil
+			return t, b, "the project names no formatter; " + t + " is installed", nil
 		}
 	}
-	return "", "", errors.New("no Clojure formatter is installed: install cljfmt (a native binary: https://github.com/weavejester/cljfmt/releases), zprint (https://github.com/kkinnear/zprint/releases) or Standard Clojure Style (npm install -g @chrisoakman/standard-clojure-style), put it on PATH, and call format_code again")
+	return "", "", "", errors.New("no Clojure formatter is installed: install cljfmt (a native binary: https://github.com/weavejester/cljfmt/releases), zprint (https://github.com/kkinnear/zprint/releases) or Standard Clojure Style (npm install -g @chrisoakman/standard-clojure-style), put it on PATH, and call format_code again")
 }
 
 // formatArgv formats files in place, with the call's extra arguments
@@ -106,15 +118,15 @@ func toolOpts(verb string, c ext.Call) (env, args []string, err error) {
 	return env, args, nil
 }
 
-// format is format_code: the installed formatter, with the call's env and
-// args (before the files).
+// format is format_code: the project's formatter (chooseFormatter), with
+// the call's env and args (before the files).
 func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
 	fail := func(err error) (ext.FormatResult, error) { return ext.FormatResult{}, err }
 	vars, extra, err := toolOpts("format_code", c)
 	if err != nil {
 		return fail(err)
 	}
-	tool, bin, err := p.formatter()
+	tool, bin, why, err := p.chooseFormatter(env.Workspace, c.Cwd)
 	if err != nil {
 		return fail(fmt.Errorf("clojure format_code: %w", err))
 	}
@@ -137,7 +149,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 			return fail(fmt.Errorf("clojure format_code: %s exited with code %d (unbalanced code?): %s", tool, r.exit, strings.TrimSpace(tail(r.stderr+r.stdout, 8))))
 		}
 		n := utf8.RuneCount(after)
-		return ext.FormatResult{Formatter: tool, Snippet: true, Changed: string(after) != code, Delta: n - utf8.RuneCountInString(code), Chars: n}, nil
+		return ext.FormatResult{Formatter: tool, Why: why, Snippet: true, Changed: string(after) != code, Delta: n - utf8.RuneCountInString(code), Chars: n}, nil
 	}
 	paths, _, err := optStrings(c.Opts, "paths")
 	if err != nil {
@@ -151,7 +163,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 		return fail(fmt.Errorf("clojure format_code: %w", err))
 	}
 	if len(files) == 0 {
-		return ext.FormatResult{Formatter: tool, Message: "no Clojure files under " + strings.Join(paths, ", ")}, nil
+		return ext.FormatResult{Formatter: tool, Why: why, Message: "no Clojure files under " + strings.Join(paths, ", ")}, nil
 	}
 	before := map[string]string{}
 	for _, f := range files {
@@ -162,7 +174,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 	if err != nil {
 		return fail(fmt.Errorf("clojure format_code: %s: %w", tool, err))
 	}
-	out := ext.FormatResult{Formatter: tool, Checked: len(files)}
+	out := ext.FormatResult{Formatter: tool, Why: why, Checked: len(files)}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		if string(b) != before[f] {

@@ -49,14 +49,14 @@ func TestFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]any{"changed": true, "delta": -3, "chars": 7, "formatter": "cljfmt"}, out.Value()); d != "" {
+	if d := cmp.Diff(map[string]any{"changed": true, "delta": -3, "chars": 7, "formatter": "cljfmt", "why": "the project names no formatter; cljfmt is installed"}, out.Value()); d != "" {
 		t.Errorf("snippet (-want +got):\n%s", d)
 	}
 	out, err = p.format(context.Background(), env, call(dir, map[string]any{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"changed": 2, "checked": 3, "formatter": "cljfmt", "files": []any{
+	want := map[string]any{"changed": 2, "checked": 3, "formatter": "cljfmt", "why": "the project names no formatter; cljfmt is installed", "files": []any{
 		map[string]any{"file": "src/a/core.clj", "changed": true, "delta": -3},
 		map[string]any{"file": "test/a/x_test.clj", "changed": true, "delta": -2},
 	}}
@@ -125,7 +125,7 @@ func TestFormatStandardClojureStyle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"changed": 1, "checked": 2, "formatter": "standard-clj",
+	want := map[string]any{"changed": 1, "checked": 2, "formatter": "standard-clj", "why": "the project names no formatter; standard-clj is installed",
 		"files": []any{map[string]any{"file": "src/a/core.clj", "changed": true, "delta": -6}}}
 	if d := cmp.Diff(want, out.Value()); d != "" {
 		t.Errorf("paths (-want +got):\n%s", d)
