@@ -72,6 +72,16 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	}
 	runEnv = append(runEnv, t.env...)
 	timeout := t.timeout
+	var vitestJSON string // vitest writes its JSON report here (stdout keeps its own reporter's text)
+	if runner == RunnerVitest {
+		tmp, err := os.MkdirTemp("", "vis-vitest-")
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", runner, err)
+		}
+		defer os.RemoveAll(tmp)
+		vitestJSON = filepath.Join(tmp, "report.json")
+		argv = append(argv, "--outputFile.json="+vitestJSON)
+	}
 	r, err := child.RunEnv(ctx, plan.dir, timeout, "", runEnv, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", runner, err)
@@ -85,7 +95,12 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	case RunnerBun:
 		res = ParseBun(out)
 	case RunnerVitest:
-		res = ParseVitest(out)
+		if b, err := os.ReadFile(vitestJSON); err == nil {
+			res = ParseVitestJSON(b, env.Workspace, vitestPattern(names))
+		}
+		if res == nil {
+			res = ParseVitest(ansi.ReplaceAllString(out, ""))
+		}
 	case RunnerJest:
 		if res = ParseJestJSON(r.Stdout, env.Workspace); res == nil {
 			res = ParseJest(out)
@@ -98,7 +113,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if rel := workspaceRel(env.Workspace, plan.dir); rel != "." && rel != "" {
 		res["dir"] = rel
 	}
-	res["output"] = child.ClipMiddle(out, maxOutput)
+	res["output"] = child.ClipMiddle(ansi.ReplaceAllString(out, ""), maxOutput)
 	if rt.Note != "" {
 		res["note"] = rt.Note
 	}
@@ -267,6 +282,9 @@ func planTest(workspace, dir string, rt Runtime, paths, names []string, args ...
 				own = append(own, a)
 			}
 		}
+		if sc.Runner == RunnerVitest {
+			own = dropReporters(own)
+		}
 		argv, err := packageRunner(workspace, sc.Dir, sc.Runner, own, rel, names, args)
 		p.argv = argv
 		return p, err
@@ -297,20 +315,62 @@ func packageRunner(workspace, dir, r string, own, paths, names, args []string) (
 	}
 	argv := []string{bin}
 	if r == RunnerVitest {
-		argv = append(argv, "run")
+		// Its default reporter for the output, its JSON one for the rows
+		// (Test adds --outputFile.json).
+		argv = append(argv, "run", "--reporter=default", "--reporter=json")
 	} else {
 		argv = append(argv, "--ci", "--json")
 	}
 	argv = append(append(append(argv, own...), args...), paths...)
-	if len(names) > 0 {
-		// vitest and jest match -t against the full name, parts joined by spaces.
-		spaced := make([]string, len(names))
-		for i, n := range names {
-			spaced[i] = strings.ReplaceAll(n, " > ", " ")
-		}
-		argv = append(argv, "-t", NamePattern(spaced))
+	if pat := vitestPattern(names); pat != nil {
+		argv = append(argv, "-t", pat.String())
 	}
 	return argv, nil
+}
+
+// vitestPattern is the -t pattern for test names (nil for none). vitest
+// and jest match it against a test's full name, its describe titles and
+// its own joined by spaces. A name written as our rows write it, "suite >
+// test", selects exactly that test: anchored, and each " > " matching
+// either the separator or a " > " inside a title; a plain name matches
+// anywhere, as -t does.
+func vitestPattern(names []string) *regexp.Regexp {
+	if len(names) == 0 {
+		return nil
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		parts := strings.Split(n, " > ")
+		for k, p := range parts {
+			parts[k] = regexp.QuoteMeta(p)
+		}
+		q[i] = strings.Join(parts, "(?: | > )")
+		if len(parts) > 1 {
+			q[i] = "^" + q[i] + "$"
+		}
+	}
+	pat := q[0]
+	if len(q) > 1 {
+		pat = "(?:" + strings.Join(q, "|") + ")"
+	}
+	return regexp.MustCompile(pat)
+}
+
+// dropReporters removes a script's own --reporter and --outputFile
+// options (and their values): run_tests sets vitest's reporters itself.
+func dropReporters(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(args[i], "=")
+		if name == "--reporter" || name == "--outputFile" || strings.HasPrefix(name, "--outputFile.") {
+			if !hasValue && i+1 < len(args) {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 // nodeNamePattern is NamePattern for node --test, which matches a pattern
@@ -723,4 +783,96 @@ func ParseJestJSON(stdout, root string) map[string]any {
 	}
 	return map[string]any{"total": rep.NumTotalTests, "pass": rep.NumPassedTests, "fail": rep.NumFailedTests,
 		"skipped": rep.NumPendingTests + rep.NumTodoTests, "failures": failures}
+}
+
+// vitestReport is what run_tests reads of vitest's JSON reporter (the
+// jest-compatible shape vitest 1 to 4 writes).
+type vitestReport struct {
+	NumTotalTests, NumPassedTests, NumFailedTests, NumPendingTests, NumTodoTests int
+	TestResults                                                                  []struct {
+		Name             string `json:"name"`
+		Status           string `json:"status"`
+		Message          string `json:"message"`
+		AssertionResults []struct {
+			AncestorTitles  []string `json:"ancestorTitles"`
+			Title           string   `json:"title"`
+			FullName        string   `json:"fullName"`
+			Status          string   `json:"status"`
+			FailureMessages []string `json:"failureMessages"`
+			Location        *struct {
+				Line int `json:"line"`
+			} `json:"location"`
+		} `json:"assertionResults"`
+	} `json:"testResults"`
+}
+
+// ParseVitestJSON reads vitest's JSON report (nil when it is not one):
+// counts as vitest's own summary gives them, and a row per failed test with
+// its file relative to root, the failing assertion's line (the first stack
+// frame in the test's file, else its reported location), the message
+// before the stack, and the name as "describe > … > test", which selects
+// that test when passed back. A file that failed to load is an error row
+// with vitest's message. selected is the -t pattern of the run (nil for
+// none): vitest reports the tests it left out as skipped, so a skipped
+// test the pattern does not match is not counted at all.
+func ParseVitestJSON(report []byte, root string, selected *regexp.Regexp) map[string]any {
+	var rep vitestReport
+	if json.Unmarshal(report, &rep) != nil || rep.TestResults == nil {
+		return nil
+	}
+	total, skipped := rep.NumTotalTests, rep.NumPendingTests+rep.NumTodoTests
+	failures := []map[string]any{}
+	for _, f := range rep.TestResults {
+		file := workspaceRel(root, f.Name)
+		if f.Status == "failed" && len(f.AssertionResults) == 0 {
+			msg := strings.TrimSpace(ansi.ReplaceAllString(f.Message, ""))
+			if msg == "" {
+				msg = "the test file failed to run"
+			}
+			failures = append(failures, map[string]any{"test": file, "type": "error", "file": file, "message": child.ClipMiddle(msg, 4000)})
+			continue
+		}
+		for _, a := range f.AssertionResults {
+			if selected != nil && (a.Status == "skipped" || a.Status == "pending" || a.Status == "todo") && !selected.MatchString(a.FullName) {
+				total--
+				skipped--
+				continue
+			}
+			if a.Status != "failed" {
+				continue
+			}
+			text := ansi.ReplaceAllString(strings.Join(a.FailureMessages, "\n"), "")
+			msg, line := stackSplit(text, f.Name)
+			if line == 0 && a.Location != nil {
+				line = a.Location.Line
+			}
+			row := map[string]any{"test": strings.Join(append(append([]string{}, a.AncestorTitles...), a.Title), " > "), "type": "fail", "file": file,
+				"message": child.ClipMiddle(msg, 4000)}
+			if line > 0 {
+				row["line"] = line
+			}
+			failures = append(failures, row)
+		}
+	}
+	return map[string]any{"total": total, "pass": rep.NumPassedTests, "fail": rep.NumFailedTests, "skipped": skipped, "failures": failures}
+}
+
+// stackSplit splits an error's text at its stack: the message before the
+// first "at …" line, and the line of the first frame in file (0 if none).
+func stackSplit(text, file string) (string, int) {
+	lines := strings.Split(text, "\n")
+	msg, line := text, 0
+	for k, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "at ") {
+			continue
+		}
+		if msg == text {
+			msg = strings.Join(lines[:k], "\n")
+		}
+		if m := stackFrame.FindStringSubmatch(strings.TrimSpace(l)); m != nil && strings.TrimPrefix(m[1], "file://") == file {
+			line, _ = strconv.Atoi(m[2])
+			break
+		}
+	}
+	return strings.TrimSpace(msg), line
 }
