@@ -104,6 +104,14 @@ func (e *Engine) Packs(ctx context.Context, workspaceDir string) []string {
 			e.packs[root] = names
 		}
 		e.mu.Unlock()
+	} else {
+		// A folder the window shows before any session runs in it is
+		// watched too, so its badges follow a new marker at once.
+		e.wg.Add(1)
+		go func() { // owner: the engine (e.wg); setting up the watch walks the folder
+			defer e.wg.Done()
+			e.watch(root)
+		}()
 	}
 	return append([]string(nil), names...)
 }
@@ -134,8 +142,8 @@ func packLabel(name string) string {
 func (e *Engine) watch(root string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, ok := e.watchers[root]; ok {
-		return
+	if _, ok := e.watchers[root]; ok || e.ctx.Err() != nil {
+		return // watched already, or the engine closes
 	}
 	w, err := workspace.Watch(e.ctx, root, func([]string) {
 		names := e.scanPacks(e.ctx, root)

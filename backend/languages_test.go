@@ -240,3 +240,43 @@ func languageTools(r providertest.Recorded) string {
 	}
 	return ""
 }
+
+// A folder open in the window with no session yet is watched once the
+// footer asks for its packs: a marker appearing there publishes a packs
+// event too.
+func TestFolderWithoutSessionIsWatched(t *testing.T) {
+	t.Parallel()
+	llm := providertest.New()
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	ws := t.TempDir()
+	if v, err := e.Status(ctx, "", ws); err != nil || len(v.Packs) != 0 {
+		t.Fatalf("status of an empty folder = %+v, %v", v, err)
+	}
+	root := canonical(ws)
+	waitUntil(t, "the folder is watched", func() bool {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		_, ok := e.watchers[root]
+		return ok
+	})
+	ch, stop := e.Events().Subscribe(256)
+	defer stop()
+	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644)
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case ev := <-ch:
+			if p, ok := events.As[events.Packs](ev); ok && p.Workspace == root {
+				if !slices.Equal(p.Packs, []string{"go"}) {
+					t.Fatalf("packs event = %+v, want go", p)
+				}
+				return
+			}
+		case <-deadline:
+			t.Fatal("no packs event after go.mod appeared in a folder without a session")
+		}
+	}
+}
