@@ -11,8 +11,10 @@ func TestMarkers(t *testing.T) {
 	files := []string{"go.mod", "package.json"}
 	exts := []string{".ts"}
 	env := Environment{
-		Files:  func(rel string) bool { return slices.Contains(files, rel) },
-		HasExt: func(xs ...string) bool { return slices.ContainsFunc(xs, func(x string) bool { return slices.Contains(exts, x) }) },
+		Files: func(rel string) bool { return slices.Contains(files, rel) },
+		HasExt: func(xs ...string) bool {
+			return slices.ContainsFunc(xs, func(x string) bool { return slices.Contains(exts, x) })
+		},
 	}
 	tests := []struct {
 		m       Marker

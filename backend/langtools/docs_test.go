@@ -85,8 +85,8 @@ func TestDocNamesEveryPacksOptions(t *testing.T) {
 	}
 	// The keys the issue names, spot-checked where the model reads them.
 	for verb, want := range map[string][]string{
-		langtools.VerbTest: {"ns (str | [str])", "nses ([str])", "include (", "exclude (", "aliases (", "build (str)", "runner (str)", "env ({str: str})", "args ([str])", "timeout_ms (int)"},
-		langtools.VerbEval: {"ns (str)", "port (int)", "host (str)"},
+		langtools.VerbTest:   {"ns (str | [str])", "nses ([str])", "include (", "exclude (", "aliases (", "build (str)", "runner (str)", "env ({str: str})", "args ([str])", "timeout_ms (int)"},
+		langtools.VerbEval:   {"ns (str)", "port (int)", "host (str)"},
 		langtools.VerbFormat: {"line_length (int)", "config (str)", "args ([str])"},
 	} {
 		r := in.Exec(context.Background(), `print(doc("`+verb+`"))`, nil)
