@@ -283,7 +283,7 @@ func TestRunTests(t *testing.T) {
 	if len(fs) != 1 {
 		t.Fatalf("failures = %v", fs)
 	}
-	if fs[0]["test"] != "TestSub" || fs[0]["type"] != "fail" || fs[0]["file"] != "calc/calc_test.go" || fs[0]["message"] != "calc_test.go:13: Sub(5, 3) = 8, want 2" {
+	if fs[0]["test"] != "TestSub" || fs[0]["type"] != "fail" || fs[0]["file"] != "calc/calc_test.go" || fs[0]["line"] != 13 || fs[0]["message"] != "calc_test.go:13: Sub(5, 3) = 8, want 2" {
 		t.Fatalf("failure = %v", fs[0])
 	}
 	if !strings.Contains(got["output"].(string), "--- FAIL: TestSub") {
@@ -341,7 +341,7 @@ func TestRunTestsBuildFailure(t *testing.T) {
 		}
 	}
 	fs := got["failures"].([]map[string]any)
-	if len(fs) != 1 || fs[0]["type"] != "error" || fs[0]["file"] != "broken/broken.go" || !strings.Contains(fs[0]["message"].(string), "cannot use \"s\"") {
+	if len(fs) != 1 || fs[0]["type"] != "error" || fs[0]["file"] != "broken/broken.go" || fs[0]["line"] != 3 || !strings.Contains(fs[0]["message"].(string), "cannot use \"s\"") {
 		t.Fatalf("failures = %v", fs)
 	}
 }
@@ -428,5 +428,92 @@ func TestOther(t *testing.T) {}
 	}
 	if _, err := Lint(context.Background(), env, call(dir, map[string]any{"args": []any{"-no-such-flag"}})); err == nil {
 		t.Fatal("go vet with an unknown flag: no error, so args did not reach it")
+	}
+}
+
+// TestFailureRowsPointAtTheFailingLine runs a real go test on a module in
+// a temporary workspace whose package sits below the workspace root: each
+// row has the workspace-relative _test.go file, the line of the failing
+// call, its message, and a test name that selects exactly that test when
+// passed back.
+func TestFailureRowsPointAtTheFailingLine(t *testing.T) {
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{
+		"go.mod":       "module example.com/rows\n\ngo 1.21\n",
+		"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b + 1 }\n",
+		"calc/calc_test.go": `package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(1, 2); got != 3 {
+		t.Errorf("Add(1, 2) = %d, want 3\nsecond line", got)
+	}
+	t.Error("another")
+}
+
+func TestTable(t *testing.T) {
+	for _, c := range []struct{ name string; want int }{{"small case", 1}, {"big case", 100}} {
+		t.Run(c.name, func(t *testing.T) {
+			if Add(0, 0) != c.want {
+				t.Fatalf("case %s: want %d", c.name, c.want)
+			}
+		})
+	}
+}
+
+func TestFine(t *testing.T) {}
+`,
+	})
+	env, _ := packtest.ToolEnv(t, dir)
+	got, err := Test(context.Background(), env, call(dir, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]map[string]any{}
+	for _, r := range got["failures"].([]map[string]any) {
+		rows[r["test"].(string)] = r
+	}
+	want := map[string]map[string]any{
+		"TestAdd": {"test": "TestAdd", "type": "fail", "file": "calc/calc_test.go", "line": 7,
+			"message": "calc_test.go:7: Add(1, 2) = 4, want 3\n    second line"},
+		"TestTable/big_case": {"test": "TestTable/big_case", "type": "fail", "file": "calc/calc_test.go", "line": 16,
+			"message": "calc_test.go:16: case big case: want 100"},
+	}
+	if d := cmp.Diff(want, rows); d != "" {
+		t.Fatalf("rows (-want +got):\n%s\noutput:\n%s", d, got["output"])
+	}
+
+	for _, name := range []string{"TestTable/big_case", "::TestTable/big_case", "calc/calc_test.go::TestTable/big_case"} {
+		again, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{name}}))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if again["total"] != 1 || again["fail"] != 1 || len(again["failures"].([]map[string]any)) != 1 ||
+			again["failures"].([]map[string]any)[0]["test"] != "TestTable/big_case" {
+			t.Fatalf("%s passed back ran %v", name, again)
+		}
+	}
+}
+
+// TestCompileErrorRowInASubdirModule: go runs in a module below the
+// workspace root (cwd), prints paths relative to that cwd, and the row's
+// file is still workspace-relative, with the line and the compiler's text.
+func TestCompileErrorRowInASubdirModule(t *testing.T) {
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{
+		"svc/go.mod":          "module example.com/svc\n\ngo 1.21\n",
+		"svc/lib/lib.go":      "package lib\n\nfunc F() int {\n\treturn x\n}\n",
+		"svc/lib/lib_test.go": "package lib\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n",
+	})
+	env, _ := packtest.ToolEnv(t, dir)
+	got, err := Test(context.Background(), env, call(filepath.Join(dir, "svc"), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := got["failures"].([]map[string]any)
+	if got["is_pass"] != false || len(fs) != 1 || fs[0]["type"] != "error" || fs[0]["file"] != "svc/lib/lib.go" || fs[0]["line"] != 4 ||
+		!strings.Contains(fs[0]["message"].(string), "undefined: x") {
+		t.Fatalf("compile error = %v", got)
 	}
 }

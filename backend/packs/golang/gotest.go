@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, fmt.Errorf("run go tests: %w", err)
 	}
-	res := ParseTestJSON(r.Stdout, goModulePath(moduleRoot(env.Workspace, cwd)), moduleRoot(env.Workspace, cwd), cwd)
+	res := ParseTestJSON(r.Stdout, goModulePath(moduleRoot(env.Workspace, cwd)), moduleRoot(env.Workspace, cwd), cwd, env.Workspace)
 	res["cmd"] = argv
 	res["exit"] = r.Exit
 	res["runner"] = runner
@@ -97,6 +98,10 @@ func TestArgv(root, cwd string, sel []string, args ...string) ([]string, error) 
 	anyWhere := false
 	for _, s := range sel {
 		path, name, isID := strings.Cut(s, "::")
+		if !isID && bareTestName(root, cwd, s) {
+			// A failure row's test name passed back as it is.
+			path, name, isID = "", s, true
+		}
 		if isID {
 			name = strings.TrimSpace(name)
 			if name == "" {
@@ -125,6 +130,23 @@ func TestArgv(root, cwd string, sel []string, args ...string) ([]string, error) 
 	}
 	argv = append(argv, args...)
 	return append(argv, pkgs...), nil
+}
+
+var goTestName = regexp.MustCompile(`^(Test|Benchmark|Example|Fuzz)[^/\s]*(/.*)?$`)
+
+// bareTestName reports whether a selector without "::" is a Go test name
+// (TestX or TestX/sub_case) rather than a path: it looks like one and no
+// such file or directory exists.
+func bareTestName(root, cwd, s string) bool {
+	if !goTestName.MatchString(s) || strings.HasSuffix(s, ".go") {
+		return false
+	}
+	abs, err := resolveIn(root, cwd, s)
+	if err != nil {
+		return true
+	}
+	_, err = os.Stat(abs)
+	return err != nil
 }
 
 // runPattern is the -run regexp for test names ("" for none).
@@ -166,14 +188,27 @@ type testState struct {
 	out    []string
 }
 
-var fileLine = regexp.MustCompile(`^\s+([\w.\-]+\.go):(\d+):`)
+// fileLine is a t.Error/t.Fatal line: go test prints the file's base name
+// (relative to the package directory) and the line, indented.
+var fileLine = regexp.MustCompile(`^(\s+)([\w.\-]+\.go):(\d+):`)
+
+// buildLine is a compiler or vet position: a path relative to go's cwd (or
+// absolute), a line and usually a column.
+var buildLine = regexp.MustCompile(`(?m)^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?:`)
+
+// panicLine is a stack frame in a test file: "\t/abs/dir/x_test.go:12 +0x1d".
+var panicLine = regexp.MustCompile(`(?m)^\t(\S+_test\.go):(\d+)`)
 
 // ParseTestJSON turns a `go test -json` stream into the shared test result
-// contract. modPath and modRoot map packages to directories so failure
-// files are shown relative to cwd. Counts are present only when the stream
+// contract. modPath and modRoot map packages to directories; go printed
+// paths relative to cwd; failure files are shown relative to the
+// workspace root (relative to cwd when root is ""). Counts are present only when the stream
 // reported tests or finished packages; leaf tests are counted (a parent of
 // subtests is not a test of its own unless it fails on its own).
-func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
+func ParseTestJSON(stream, modPath, modRoot, cwd, root string) map[string]any {
+	if root == "" {
+		root = cwd
+	}
 	type pkgState struct {
 		tests    map[string]*testState
 		order    []string
@@ -258,8 +293,9 @@ func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
 				msg = strings.TrimSpace(strings.Join(p.out, ""))
 			}
 			row := map[string]any{"test": name, "type": "error", "message": proc.ClipMiddle(msg, 4000)}
-			if m := regexp.MustCompile(`(?m)^(\S+\.go):\d+`).FindStringSubmatch(msg); m != nil {
-				row["file"] = workspace.RelTo(cwd, filepath.Join(cwd, m[1])) // go prints paths relative to its cwd
+			if m := buildLine.FindStringSubmatch(msg); m != nil {
+				row["file"] = relFile(root, cwd, m[1])
+				row["line"], _ = strconv.Atoi(m[2])
 			}
 			failures = append(failures, row)
 			continue
@@ -302,7 +338,7 @@ func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
 				}
 				fail++
 				pkgFailures++
-				failures = append(failures, failureRow(tn, t.out, dir, cwd))
+				failures = append(failures, failureRow(tn, t.out, dir, root))
 			case "run":
 				unfinished = append(unfinished, tn)
 			}
@@ -310,7 +346,7 @@ func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
 		if p.status == "fail" && pkgFailures == 0 {
 			// The package failed outside any test (TestMain, init, a crash).
 			msg := strings.TrimSpace(strings.Join(p.out, ""))
-			failures = append(failures, map[string]any{"test": name, "type": "error", "message": proc.ClipMiddle(msg, 4000), "file": workspace.RelTo(cwd, dir)})
+			failures = append(failures, map[string]any{"test": name, "type": "error", "message": proc.ClipMiddle(msg, 4000), "file": workspace.RelTo(root, dir)})
 		}
 	}
 	if failures == nil {
@@ -334,34 +370,78 @@ func ParseTestJSON(stream, modPath, modRoot, cwd string) map[string]any {
 	return res
 }
 
-// failureRow is one failed test: its message is the test's own output
-// without the framework's RUN/FAIL lines; a panic is type "error".
-func failureRow(name string, out []string, dir, cwd string) map[string]any {
+// failureRow is one failed test. Its file and line are those of the first
+// t.Error/t.Fatal line the test printed ("    calc_test.go:12: got 3"),
+// the file joined with the package directory and shown relative to root;
+// its message is that line and the more deeply indented lines after it.
+// Without such a line (a panic, a bare t.Fail) the message is the test's
+// whole output without the framework's RUN/FAIL lines, and a panic's
+// position is its deepest frame in a _test.go file; a panic is type
+// "error".
+func failureRow(name string, out []string, dir, root string) map[string]any {
 	var lines []string
-	file := ""
 	for _, o := range out {
 		for _, l := range strings.Split(strings.TrimRight(o, "\n"), "\n") {
 			t := strings.TrimSpace(l)
-			if strings.HasPrefix(t, "=== RUN") || strings.HasPrefix(t, "=== PAUSE") || strings.HasPrefix(t, "=== CONT") ||
+			if strings.HasPrefix(t, "=== RUN") || strings.HasPrefix(t, "=== PAUSE") || strings.HasPrefix(t, "=== CONT") || strings.HasPrefix(t, "=== NAME") ||
 				strings.HasPrefix(t, "--- FAIL") || strings.HasPrefix(t, "--- PASS") || strings.HasPrefix(t, "--- SKIP") || t == "" {
 				continue
 			}
-			if m := fileLine.FindStringSubmatch(l); m != nil && file == "" {
-				file = workspace.RelTo(cwd, filepath.Join(dir, m[1]))
-			}
-			lines = append(lines, strings.TrimPrefix(l, "    "))
+			lines = append(lines, l)
 		}
 	}
-	msg := strings.Join(lines, "\n")
+	file, line := "", 0
+	var first []string
+	for i, l := range lines {
+		m := fileLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		file = workspace.RelTo(root, filepath.Join(dir, m[2]))
+		line, _ = strconv.Atoi(m[3])
+		indent := m[1]
+		first = append(first, strings.TrimPrefix(l, indent))
+		for _, more := range lines[i+1:] {
+			if !strings.HasPrefix(more, indent) || fileLine.MatchString(more) || !strings.HasPrefix(more[len(indent):], " ") && !strings.HasPrefix(more[len(indent):], "\t") {
+				break
+			}
+			first = append(first, strings.TrimPrefix(more, indent))
+		}
+		break
+	}
+	all := make([]string, len(lines))
+	for i, l := range lines {
+		all[i] = strings.TrimPrefix(l, "    ")
+	}
+	msg := strings.Join(all, "\n")
 	typ := "fail"
 	if strings.Contains(msg, "panic:") {
 		typ = "error"
+		if m := panicLine.FindAllStringSubmatch(msg, -1); file == "" && len(m) > 0 {
+			// The first frame in a test file is the deepest: where it panicked.
+			file = workspace.RelTo(root, m[0][1])
+			line, _ = strconv.Atoi(m[0][2])
+		}
+	} else if first != nil {
+		msg = strings.Join(first, "\n")
 	}
 	row := map[string]any{"test": name, "type": typ, "message": proc.ClipMiddle(msg, 4000)}
 	if file != "" {
 		row["file"] = file
 	}
+	if line > 0 {
+		row["line"] = line
+	}
 	return row
+}
+
+// relFile shows a path go printed (relative to its cwd, or absolute)
+// relative to the workspace root.
+func relFile(root, cwd, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	return workspace.RelTo(root, p)
 }
 
 // basePkg strips the test-variant suffix: "p [p.test]" → "p".
