@@ -211,6 +211,7 @@ func (e *Engine) dispatch(ctx context.Context, sessionID string, in Input, wait 
 // problem is refused now, where the caller hears it, and before a new
 // session is created.
 func (e *Engine) session(ctx context.Context, req *SendRequest, model bool) (string, *sessionRT, error) {
+	checked := false // the configuration was resolved for this workspace
 	if req.SessionID == "" {
 		if req.Workspace == "" {
 			return "", nil, errors.New("no workspace: open a project folder first")
@@ -219,6 +220,7 @@ func (e *Engine) session(ctx context.Context, req *SendRequest, model bool) (str
 			if _, err := e.resolve(canonical(req.Workspace), *req); err != nil {
 				return "", nil, err
 			}
+			checked = true
 		}
 		info, err := e.CreateSession(ctx, req.Workspace)
 		if err != nil {
@@ -230,7 +232,7 @@ func (e *Engine) session(ctx context.Context, req *SendRequest, model bool) (str
 	if err != nil {
 		return req.SessionID, nil, fmt.Errorf("session %s: %w", req.SessionID, err)
 	}
-	if model {
+	if model && !checked {
 		if _, err := e.resolve(s.Workspace, *req); err != nil {
 			return s.ID, nil, err
 		}
@@ -279,14 +281,15 @@ func (e *Engine) goalAction(ctx context.Context, req SendRequest, g GoalInput, t
 		return Accepted{SessionID: id}, fmt.Errorf("session %s: %w", id, err)
 	}
 	cmd := goals.Command{Action: g.Action, Objective: g.Objective, Budget: g.Budget}
+	// The goal turn's request: what the person typed, else what they would.
+	req.Text = typed
+	if req.Text == "" {
+		req.Text = goalText(cmd)
+	}
 	if g.Action == goals.ActionSet && e.busy(ctx, id) {
 		// A goal set while a turn runs takes effect when its turn comes, as
 		// the message it is: until then the running turn's goal is untouched,
 		// and taking the input out of the queue sets nothing.
-		req.Text = typed
-		if req.Text == "" {
-			req.Text = goalText(cmd)
-		}
 		return e.submit(ctx, id, rt, newJob(store.QueueGoalSet, req))
 	}
 	res, err := e.goals.Apply(ctx, id, cmd)
@@ -304,10 +307,6 @@ func (e *Engine) goalAction(ctx context.Context, req SendRequest, g GoalInput, t
 	}
 	if !res.Run {
 		return a, nil
-	}
-	req.Text = typed
-	if req.Text == "" {
-		req.Text = goalText(cmd)
 	}
 	j := newJob(store.QueueGoalSet, req)
 	j.goalSet = true
@@ -410,22 +409,16 @@ func (e *Engine) drain(rt *sessionRT, id string) {
 		_ = e.store.ReleaseSession(ctx, id)
 		return
 	}
-	head := qs[0]
-	if head.Held && !head.OwnerAlive {
-		// Left by a process that is gone: it waits for the person (Send),
-		// and everything behind it with it.
-		_ = e.store.ReleaseSession(ctx, id)
+	if e.startHead(rt, id, qs) {
 		return
 	}
-	if !head.Held {
-		if other, err := e.store.ClaimSession(ctx, id); err == nil && other == "" {
-			if j := e.takeNext(id, rt); j != nil {
-				e.start(rt, id, j)
-				return
-			}
-		}
-	} else {
+	if head := qs[0]; head.Held {
 		_ = e.store.ReleaseSession(ctx, id) // the head is another process's: let it run
+		if !head.OwnerAlive {
+			// Left by a process that is gone: it waits for the person
+			// (Send), and everything behind it with it.
+			return
+		}
 	}
 	if rt.ctl.polling || e.ctx.Err() != nil {
 		return
@@ -443,34 +436,39 @@ func (e *Engine) drain(rt *sessionRT, id string) {
 			case <-tick.C:
 			}
 			rt.ctlMu.Lock()
-			if rt.ctl.running != nil {
-				rt.ctl.polling = false // the job that runs drains after it
-				rt.ctlMu.Unlock()
-				return
-			}
 			qs, err := e.store.ListQueue(ctx, id)
 			own := false
 			for _, q := range qs {
 				own = own || !q.Held
 			}
-			if err != nil || !own {
-				rt.ctl.polling = false // nothing of ours waits
+			// Stop when a job runs (it drains after itself), nothing of
+			// ours waits, or our head started.
+			if done := rt.ctl.running != nil || err != nil || !own || e.startHead(rt, id, qs); done {
+				rt.ctl.polling = false
 				rt.ctlMu.Unlock()
 				return
-			}
-			if !qs[0].Held {
-				if other, err := e.store.ClaimSession(ctx, id); err == nil && other == "" {
-					if j := e.takeNext(id, rt); j != nil {
-						rt.ctl.polling = false
-						e.start(rt, id, j)
-						rt.ctlMu.Unlock()
-						return
-					}
-				}
 			}
 			rt.ctlMu.Unlock()
 		}
 	}()
+}
+
+// startHead starts the queue's head (qs, as just read) when it is this
+// process's and the session's claim is, or becomes, this process's; it
+// reports whether it did. The caller holds rt.ctlMu and no job runs.
+func (e *Engine) startHead(rt *sessionRT, id string, qs []store.Queued) bool {
+	if len(qs) == 0 || qs[0].Held {
+		return false
+	}
+	if other, err := e.store.ClaimSession(context.WithoutCancel(e.ctx), id); err != nil || other != "" {
+		return false
+	}
+	j := e.takeNext(id, rt)
+	if j == nil {
+		return false
+	}
+	e.start(rt, id, j)
+	return true
 }
 
 // claimPoll is how often a process whose input waits for another process's
@@ -485,18 +483,42 @@ type queuedImage struct {
 	ID    int64  `json:"id,omitempty"`
 }
 
+// encodeImages is the images_json of a queued input.
+func encodeImages(in []attach.Input) (string, error) {
+	imgs := make([]queuedImage, 0, len(in))
+	for _, im := range in {
+		imgs = append(imgs, queuedImage(im))
+	}
+	raw, err := json.Marshal(imgs)
+	return string(raw), err
+}
+
+// decodeImages reads a queued input's images back (never nil).
+func decodeImages(raw string) []attach.Input {
+	var imgs []queuedImage
+	_ = json.Unmarshal([]byte(raw), &imgs)
+	out := make([]attach.Input, 0, len(imgs))
+	for _, im := range imgs {
+		out = append(out, attach.Input(im))
+	}
+	return out
+}
+
+// imageCount is how many images a queued input carries.
+func imageCount(raw string) int {
+	var imgs []json.RawMessage
+	_ = json.Unmarshal([]byte(raw), &imgs)
+	return len(imgs)
+}
+
 // enqueue puts j at the end of the session's queue, owned by this
 // process, which drains it. The caller holds rt.ctlMu.
 func (e *Engine) enqueue(ctx context.Context, id string, rt *sessionRT, j *job) (store.Queued, error) {
-	imgs := make([]queuedImage, 0, len(j.req.Images))
-	for _, in := range j.req.Images {
-		imgs = append(imgs, queuedImage{Path: in.Path, Name: in.Name, Bytes: in.Bytes, ID: in.ID})
-	}
-	raw, err := json.Marshal(imgs)
+	raw, err := encodeImages(j.req.Images)
 	if err != nil {
 		return store.Queued{}, err
 	}
-	q, err := e.store.Enqueue(ctx, store.Queued{SessionID: id, Kind: j.kind, Text: j.req.Text, ImagesJSON: string(raw),
+	q, err := e.store.Enqueue(ctx, store.Queued{SessionID: id, Kind: j.kind, Text: j.req.Text, ImagesJSON: raw,
 		Channel: j.req.Channel, Model: j.req.Model, BaseURL: j.req.BaseURL})
 	if err != nil {
 		return store.Queued{}, err
@@ -518,12 +540,7 @@ func jobOf(rt *sessionRT, q store.Queued) *job {
 		j.kind, j.req.Text = q.Kind, q.Text // as edited while it waited
 		return j
 	}
-	var imgs []queuedImage
-	_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
-	req := SendRequest{SessionID: q.SessionID, Text: q.Text, Channel: q.Channel, Model: q.Model, BaseURL: q.BaseURL}
-	for _, im := range imgs {
-		req.Images = append(req.Images, attach.Input{Path: im.Path, Name: im.Name, Bytes: im.Bytes, ID: im.ID})
-	}
+	req := SendRequest{SessionID: q.SessionID, Text: q.Text, Channel: q.Channel, Model: q.Model, BaseURL: q.BaseURL, Images: decodeImages(q.ImagesJSON)}
 	j := newJob(q.Kind, req)
 	j.queueID = q.ID
 	return j
@@ -544,46 +561,43 @@ func (e *Engine) takeNext(id string, rt *sessionRT) *job {
 	return jobOf(rt, q)
 }
 
-// start runs j as the session's turn, then the queue behind it. The caller
-// holds rt.ctlMu.
+// start runs j as the session's turn; after it, the queue behind it drains
+// (drain starts the next input). The caller holds rt.ctlMu.
 func (e *Engine) start(rt *sessionRT, id string, j *job) {
 	rctx, cancel := context.WithCancelCause(e.ctx)
 	rt.ctl.running, rt.ctl.cancel, rt.ctl.ticket = j, cancel, goals.Ticket{}
 	e.wg.Add(1)
-	go func() { // owner: the engine (e.wg); ends with the queue or e.ctx
+	go func() { // owner: the engine (e.wg); ends with the job or e.ctx
 		defer e.wg.Done()
-		for j != nil {
-			res, end, err := e.runJob(rctx, id, rt, j)
-			cancel(nil)
-			j.res, j.err = res, err
-			rt.ctlMu.Lock()
-			rt.ctl.running, rt.ctl.cancel, rt.ctl.ticket = nil, nil, goals.Ticket{}
-			rt.ctlMu.Unlock()
-			end()
-			if err != nil && !j.waited() {
-				// Nobody waits for this call: say it where the window looks.
-				e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))
-			}
-			close(j.done)
-			if e.ctx.Err() != nil {
-				return
-			}
-			rt.ctlMu.Lock()
-			j = nil
-			if rt.ctl.running == nil {
-				if qs, err := e.store.ListQueue(context.WithoutCancel(e.ctx), id); err == nil && len(qs) > 0 && !qs[0].Held {
-					j = e.takeNext(id, rt) // still this process's claim
-				}
-				if j != nil {
-					rctx, cancel = context.WithCancelCause(e.ctx)
-					rt.ctl.running, rt.ctl.cancel = j, cancel
-				} else {
-					e.drain(rt, id) // releases the claim, or polls for another process's head
-				}
-			}
-			rt.ctlMu.Unlock()
+		res, end, err := e.runJob(rctx, id, rt, j)
+		cancel(nil)
+		j.res, j.err = res, err
+		rt.ctlMu.Lock()
+		rt.ctl.running, rt.ctl.cancel, rt.ctl.ticket = nil, nil, goals.Ticket{}
+		rt.ctlMu.Unlock()
+		end()
+		if err != nil && !j.waited() {
+			// Nobody waits for this call: say it where the window looks.
+			e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))
 		}
+		close(j.done)
+		if e.ctx.Err() != nil {
+			return
+		}
+		rt.ctlMu.Lock()
+		if rt.ctl.running == nil { // else an input that came meanwhile started, and drains after itself
+			e.drain(rt, id) // the next input, or the claim released, or a poll for another process
+		}
+		rt.ctlMu.Unlock()
 	}()
+}
+
+// leave ends a queued job that leaves the queue without running: its
+// waiter gets a cancelled result and err. The caller holds rt.ctlMu and
+// has removed j from rt.ctl.waiting.
+func (j *job) leave(err error) {
+	j.res, j.err = TurnResult{SessionID: j.req.SessionID, Status: store.TurnCancelled}, err
+	close(j.done)
 }
 
 // waited reports whether a foreground caller (Run) waits for j.
@@ -681,8 +695,7 @@ func (e *Engine) abandon(id string, j *job) {
 		if err := e.store.RemoveQueued(context.WithoutCancel(e.ctx), id, j.queueID); err == nil {
 			e.publishQueue(id)
 		}
-		j.res = TurnResult{SessionID: id, Status: store.TurnCancelled}
-		close(j.done)
+		j.leave(nil)
 	}
 }
 
@@ -726,9 +739,7 @@ type ReturnedInput struct {
 }
 
 func queuedView(q store.Queued) QueuedInput {
-	var imgs []json.RawMessage
-	_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
-	return QueuedInput{ID: q.ID, Kind: q.Kind, Text: q.Text, Images: len(imgs), Held: q.Held && !q.OwnerAlive,
+	return QueuedInput{ID: q.ID, Kind: q.Kind, Text: q.Text, Images: imageCount(q.ImagesJSON), Held: q.Held && !q.OwnerAlive,
 		Elsewhere: q.Held && q.OwnerAlive, Created: q.Created}
 }
 
@@ -794,7 +805,7 @@ func (e *Engine) EditQueued(ctx context.Context, sessionID string, id int64, tex
 	case k == inputCommand:
 		return errors.New("a queued message cannot become a command: remove it and type the command when no turn runs")
 	case k == inputShell:
-		if queuedImages(*cur) > 0 {
+		if imageCount(cur.ImagesJSON) > 0 {
 			return errors.New("images go with a message to the model, not with a command; remove the leading \"!\"")
 		}
 		kind = store.QueueShell
@@ -804,12 +815,6 @@ func (e *Engine) EditQueued(ctx context.Context, sessionID string, id int64, tex
 	}
 	e.publishQueue(sessionID)
 	return nil
-}
-
-func queuedImages(q store.Queued) int {
-	var imgs []json.RawMessage
-	_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
-	return len(imgs)
 }
 
 // RemoveQueued takes an input out of the queue.
@@ -874,18 +879,11 @@ func (e *Engine) Stop(ctx context.Context, sessionID string) (StopResult, error)
 		return res, err
 	}
 	for _, q := range qs {
-		var imgs []queuedImage
-		_ = json.Unmarshal([]byte(q.ImagesJSON), &imgs)
-		r := ReturnedInput{ID: q.ID, Text: q.Text, Images: []attach.Input{}}
-		for _, im := range imgs {
-			r.Images = append(r.Images, attach.Input{Path: im.Path, Name: im.Name, Bytes: im.Bytes, ID: im.ID})
-		}
-		res.Returned = append(res.Returned, r)
+		res.Returned = append(res.Returned, ReturnedInput{ID: q.ID, Text: q.Text, Images: decodeImages(q.ImagesJSON)})
 		if rt != nil {
 			if j, ok := rt.ctl.waiting[q.ID]; ok {
 				delete(rt.ctl.waiting, q.ID)
-				j.res = TurnResult{SessionID: sessionID, Status: store.TurnCancelled}
-				close(j.done)
+				j.leave(nil)
 			}
 		}
 	}
@@ -910,9 +908,7 @@ func (e *Engine) releaseWaiters() {
 		rt.ctlMu.Lock()
 		for qid, j := range rt.ctl.waiting {
 			delete(rt.ctl.waiting, qid)
-			j.res = TurnResult{SessionID: j.req.SessionID, Status: store.TurnCancelled}
-			j.err = errors.New("the engine closed before this queued input ran; it stays in the session's queue")
-			close(j.done)
+			j.leave(errors.New("the engine closed before this queued input ran; it stays in the session's queue"))
 		}
 		rt.ctlMu.Unlock()
 	}
