@@ -237,15 +237,10 @@ func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid stri
 	pump.stop(eng.Events().Seq())
 	if err != nil {
 		fmt.Fprintln(env.Stderr, cmd+":", err)
-		var re *goals.RefusedError
-		var ce *goals.CommandError
-		switch {
-		case errors.Is(err, backend.ErrConfig), errors.Is(err, store.ErrNotFound):
+		if errors.Is(err, backend.ErrConfig) || errors.Is(err, store.ErrNotFound) {
 			return ExitUsage
-		case errors.As(err, &re), errors.As(err, &ce), errors.Is(err, backend.ErrUnknownCommand):
-			return ExitError
 		}
-		return ExitError
+		return ExitError // a refusal (a goal rule, an unknown command) or a failure
 	}
 	if out != nil {
 		out.write(map[string]any{

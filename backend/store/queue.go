@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -157,11 +159,7 @@ func (s *Store) TakeQueue(ctx context.Context, sessionID string) ([]Queued, erro
 		return nil, fmt.Errorf("take queue of %s: %w", sessionID, err)
 	}
 	// RETURNING does not promise an order.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].ID < out[j-1].ID; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortFunc(out, func(a, b Queued) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 
