@@ -344,7 +344,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 				e.broker.Publish(events.Event{SessionID: s.ID, Turn: t, Iteration: i, Data: end})
 			},
 		},
-	}, append(append(withShellBudget(ts.Builtins()), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), langtools.WithTimeouts(rt.surface.Builtins())...))
+	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), langtools.WithTimeouts(rt.surface.Builtins())...))
 	if err != nil {
 		ts.Close()
 		return nil, fmt.Errorf("start sandbox: %w", err)

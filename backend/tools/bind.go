@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/visdesktop/vis/backend/sandbox"
 )
 
 // binding is one tool as the sandbox sees it, independent of the sandbox's
@@ -307,12 +309,25 @@ func (s *Set) callShell(ctx context.Context, m map[string]any) (any, error) {
 	if a.err != nil {
 		return nil, a.err
 	}
+	// A call's own timeout extends the running program block, up to the
+	// block's ceiling; one the ceiling cuts runs with what is left and
+	// says so. A timeout Shell refuses is left for it to report.
+	note := ""
+	if v, given := m["timeout"]; given && v != nil && timeout > 0 && timeout <= MaxShellTimeout {
+		if g := sandbox.ExtendDeadline(ctx, timeout); g.Capped {
+			timeout, note = g.Budget, g.Note
+		}
+	}
 	r, err := s.Shell(ctx, cmd, timeout)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{
+	out := map[string]any{
 		"exit_code": int64(r.ExitCode), "output": r.Output, "timed_out": r.TimedOut,
 		"duration_ms": r.Duration.Milliseconds(),
-	}, nil
+	}
+	if note != "" {
+		out["timeout_note"] = note
+	}
+	return out, nil
 }
