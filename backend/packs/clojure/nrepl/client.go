@@ -19,8 +19,10 @@
 // longer knows them). A socket that won't open is ErrUnreachable. An Eval that
 // exceeds its timeout sends "interrupt", waits a bounded grace for the server
 // to confirm, and returns a result with TimedOut set; the connection stays
-// usable. Cancelling ctx interrupts the evaluation on the server (best effort)
-// and returns ctx's error promptly. Every method honours ctx; no goroutine
+// usable. Cancelling ctx interrupts the evaluation on the server and returns
+// ctx's error once the server ends it, or after InterruptGrace, when the
+// session is given up (an interrupt that came before the server started the
+// eval finds nothing to stop) so the next Eval is never queued behind it. Every method honours ctx; no goroutine
 // outlives Close.
 package nrepl
 
@@ -519,6 +521,14 @@ func (c *Client) evalOnce(ctx context.Context, cn *conn, sess, code string, eo E
 		case rerr != nil && ctx.Err() != nil:
 			c.sendInterrupt(context.WithoutCancel(ctx), cn, sess, id)
 			res.Out, res.Err = out.String(), errOut.String()
+			if !c.awaitEnd(cn, cl) {
+				// No end within the grace: the server may not have started
+				// the eval when the interrupt came (it then runs on), or the
+				// session is wedged. Give the session up, as after an
+				// unconfirmed timeout, so the next Eval is not queued
+				// behind it.
+				c.abandonEvalSession(cn, sess)
+			}
 			return res, true, ctx.Err()
 		case rerr != nil:
 			res.Out, res.Err = out.String(), errOut.String()
@@ -535,6 +545,22 @@ func (c *Client) evalOnce(ctx context.Context, cn *conn, sess, code string, eo E
 				return res, true, fmt.Errorf("%w: eval status %v", ErrServer, res.Status)
 			}
 			return res, true, nil
+		}
+	}
+}
+
+// awaitEnd waits up to InterruptGrace for the "done" of the eval whose
+// call is cl, and reports whether it came.
+func (c *Client) awaitEnd(cn *conn, cl *call) bool {
+	timer := time.NewTimer(c.opts.InterruptGrace)
+	defer timer.Stop()
+	for {
+		m, err := cn.recv(context.Background(), cl, timer.C)
+		if err != nil {
+			return false
+		}
+		if hasStatus(m, "done") {
+			return true
 		}
 	}
 }
