@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/visdesktop/vis/backend/packs/proc"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/packs/proc"
 	"github.com/visdesktop/vis/backend/workspace"
 )
 
@@ -377,7 +380,8 @@ func ParseTestJSON(stream, modPath, modRoot, cwd, root string) map[string]any {
 // Without such a line (a panic, a bare t.Fail) the message is the test's
 // whole output without the framework's RUN/FAIL lines, and a panic's
 // position is its deepest frame in a _test.go file; a panic is type
-// "error".
+// "error". A failed Example (got/want, no position) points at its
+// "// Output:" comment.
 func failureRow(name string, out []string, dir, root string) map[string]any {
 	var lines []string
 	for _, o := range out {
@@ -424,6 +428,13 @@ func failureRow(name string, out []string, dir, root string) map[string]any {
 		}
 	} else if first != nil {
 		msg = strings.Join(first, "\n")
+	} else if file == "" {
+		// A failed Example prints got/want without a position: the row
+		// points at the example's Output comment, the expectation that
+		// did not hold.
+		if f, l := exampleOutput(dir, name); f != "" {
+			file, line = workspace.RelTo(root, f), l
+		}
 	}
 	row := map[string]any{"test": name, "type": typ, "message": proc.ClipMiddle(msg, 4000)}
 	if file != "" {
@@ -433,6 +444,47 @@ func failureRow(name string, out []string, dir, root string) map[string]any {
 		row["line"] = line
 	}
 	return row
+}
+
+// exampleOutput finds the Example function name in dir's _test.go files
+// and returns its file and the line of its "// Output:" (or "// Unordered
+// output:") comment, else of the func itself; "" when there is none.
+func exampleOutput(dir, name string) (string, int) {
+	if !strings.HasPrefix(name, "Example") || strings.Contains(name, "/") {
+		return "", 0
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil || !strings.Contains(string(src), "func "+name+"(") {
+			continue
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, f, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range af.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || fn.Name.Name != name || fn.Body == nil {
+				continue
+			}
+			line := fset.Position(fn.Pos()).Line
+			for _, cg := range af.Comments {
+				if cg.Pos() < fn.Body.Lbrace || cg.End() > fn.Body.Rbrace {
+					continue
+				}
+				for _, c := range cg.List {
+					text := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+					if lower := strings.ToLower(text); strings.HasPrefix(lower, "output:") || strings.HasPrefix(lower, "unordered output:") {
+						line = fset.Position(c.Pos()).Line
+					}
+				}
+			}
+			return f, line
+		}
+	}
+	return "", 0
 }
 
 // relFile shows a path go printed (relative to its cwd, or absolute)

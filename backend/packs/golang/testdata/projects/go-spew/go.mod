@@ -1,0 +1,3 @@
+module github.com/davecgh/go-spew
+
+go 1.13
