@@ -36,7 +36,7 @@ type archLayer struct {
 
 var archLayers = []archLayer{
 	{
-		doc: "0 leaves: value types, event broker, config, keyring, the Starlark runtime, the workspace, process groups, the nREPL codec; no module imports",
+		doc: "0 leaves: value types, event broker, config, keyring, the Starlark runtime, the workspace, a running tool's live output, the nREPL codec; no module imports",
 		pkgs: map[string][]string{
 			"backend/chat":                nil,
 			"backend/events":              nil,
@@ -44,26 +44,27 @@ var archLayers = []archLayer{
 			"backend/secrets":             nil,
 			"backend/sandbox":             nil,
 			"backend/workspace":           nil,
-			"backend/packs/proc":          nil,
+			"backend/live":                nil,
 			"backend/packs/clojure/nrepl": nil,
 		},
 	},
 	{
-		doc: "1 on the leaves: persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' line-protocol REPL (on process groups)",
+		doc: "1 on the leaves: persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live)",
 		pkgs: map[string][]string{
 			"backend/store":                 {"backend/chat"},
 			"backend/prompt":                {"backend/chat"},
 			"backend/provider":              {"backend/chat"},
 			"backend/provider/providertest": {"backend/chat"},
-			"backend/packs/linerepl":        {"backend/packs/proc"},
+			"backend/packs/proc":            {"backend/live"},
 		},
 	},
 	{
-		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary",
+		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary, the packs' line-protocol REPL (on process groups)",
 		pkgs: map[string][]string{
 			"backend/attach":                        {"backend/prompt", "backend/store"},
 			"backend/ext":                           {"backend/sandbox"},
-			"backend/tools":                         {"backend/sandbox", "backend/workspace"},
+			"backend/tools":                         {"backend/live", "backend/sandbox", "backend/workspace"},
+			"backend/packs/linerepl":                {"backend/packs/proc"},
 			"backend/goals":                         {"backend/chat", "backend/sandbox", "backend/store"},
 			"backend/loop":                          {"backend/chat", "backend/events", "backend/prompt", "backend/provider", "backend/sandbox", "backend/store"},
 			"backend/provider/providertest/fakellm": {"backend/provider/providertest"},
@@ -86,7 +87,7 @@ var archLayers = []archLayer{
 		pkgs: map[string][]string{
 			"backend": {
 				"backend/attach", "backend/chat", "backend/config", "backend/events", "backend/ext",
-				"backend/goals", "backend/langtools", "backend/loop", "backend/packs/clojure",
+				"backend/goals", "backend/langtools", "backend/live", "backend/loop", "backend/packs/clojure",
 				"backend/packs/golang", "backend/packs/js", "backend/packs/python", "backend/prompt",
 				"backend/provider", "backend/resources", "backend/sandbox", "backend/secrets",
 				"backend/store", "backend/tools", "backend/workspace",

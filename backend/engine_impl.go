@@ -95,6 +95,7 @@ type sessionRT struct {
 	surface *langtools.Surface // the language verbs, re-pointed at every turn's active packs
 
 	cur    atomic.Pointer[[2]int]       // turn and iteration of the program running now
+	live   atomic.Pointer[liveTail]     // the running tool's live output (livetail.go)
 	ticket atomic.Pointer[goals.Ticket] // the goal as the current model request started
 }
 
@@ -335,7 +336,9 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 				t, i := rt.position()
 				e.broker.Publish(events.Event{SessionID: s.ID, Turn: t, Iteration: i, Data: events.ToolStart{Name: name, Args: sandbox.SummarizeArgs(args)}})
 			},
+			ToolCtx: e.toolCtx(s.ID, rt),
 			OnToolEnd: func(name string, d time.Duration, err error) {
+				rt.endLiveTail()
 				end := events.ToolEnd{Name: name, DurationMs: d.Milliseconds()}
 				if err != nil {
 					end.Error = err.Error()

@@ -4,7 +4,7 @@
 // to every subscriber.
 //
 // Delivery contract: each subscriber owns a buffered channel. Delta phases
-// (Lossy: reasoning, content, tool-preview) are dropped for a subscriber whose
+// (Lossy: reasoning, content, tool-preview, tool-output) are dropped for a subscriber whose
 // buffer is full, because the next snapshot or cumulative field repairs them.
 // Every other phase is must-deliver: Publish blocks until the subscriber takes
 // it or unsubscribes. Subscribers must therefore drain promptly; the window
@@ -45,6 +45,7 @@ const (
 	PhaseFormStart      = "form-start"
 	PhaseToolStart      = "tool-start"
 	PhaseToolEnd        = "tool-end"
+	PhaseToolOutput     = "tool-output" // a running tool's children printed lines (lossy)
 	PhaseFormResult     = "form-result"
 	PhaseIterationFinal = "iteration-final"
 	PhaseIterationError = "iteration-error"
@@ -60,7 +61,7 @@ const (
 // Lossy reports whether a phase may be dropped for a slow subscriber.
 func Lossy(phase string) bool {
 	switch phase {
-	case PhaseReasoning, PhaseContent, PhaseToolPreview:
+	case PhaseReasoning, PhaseContent, PhaseToolPreview, PhaseToolOutput:
 		return true
 	}
 	return false

@@ -22,7 +22,7 @@ type Payload interface{ Phase() string }
 func Payloads() []Payload {
 	return []Payload{
 		TurnStart{}, ProviderCall{}, ProviderRetry{}, Delta{Reasoning: true}, Delta{},
-		ToolPreview{}, AssistantProse{}, FormStart{}, ToolStart{}, ToolEnd{}, FormResult{},
+		ToolPreview{}, AssistantProse{}, FormStart{}, ToolStart{}, ToolEnd{}, ToolOutput{}, FormResult{},
 		IterationFinal{}, IterationError{}, TurnEnd{}, SessionChanged{}, Warning{}, Goal{},
 		Packs{}, Resources{}, Queue{},
 	}
@@ -157,6 +157,21 @@ type ToolEnd struct {
 	Name       string `json:"name"`
 	DurationMs int64  `json:"duration_ms"`
 	Error      string `json:"error,omitempty"`
+}
+
+// ToolOutput: lines the children of a running tool printed (a test run's
+// progress, a shell command's output), batched a few times a second. Lossy:
+// Tail, the newest lines so far, repairs a dropped event. Only the live
+// view: what the tool returns to the program is in its result.
+type ToolOutput struct {
+	Name string `json:"name"`
+	// The lines since the previous tool-output event (the newest of them
+	// when there were too many).
+	Lines []string `json:"lines"`
+	// The newest lines so far, oldest first.
+	Tail []string `json:"tail"`
+	// How many lines the tool's children have printed so far.
+	Count int `json:"count"`
 }
 
 // FormResult: a program finished, or was refused before it ran (error
@@ -327,6 +342,7 @@ func (AssistantProse) Phase() string { return PhaseAssistantProse }
 func (FormStart) Phase() string      { return PhaseFormStart }
 func (ToolStart) Phase() string      { return PhaseToolStart }
 func (ToolEnd) Phase() string        { return PhaseToolEnd }
+func (ToolOutput) Phase() string     { return PhaseToolOutput }
 func (FormResult) Phase() string     { return PhaseFormResult }
 func (IterationFinal) Phase() string { return PhaseIterationFinal }
 func (IterationError) Phase() string { return PhaseIterationError }

@@ -97,6 +97,9 @@ func (e *ToolError) Error() string { return e.Message }
 type Hooks struct {
 	OnToolStart func(name string, args map[string]any)        // called before Fn
 	OnToolEnd   func(name string, d time.Duration, err error) // called after Fn
+	// ToolCtx, when set, gives the ctx Fn runs with (the engine adds the
+	// live-output sink that shows a running tool's output as it comes).
+	ToolCtx func(ctx context.Context, name string) context.Context
 }
 
 // Options configure an Interp.
@@ -615,6 +618,9 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 		ctx := threadCtx(th)
 		if h := in.opts.Hooks.OnToolStart; h != nil {
 			h(b.Name, bound)
+		}
+		if h := in.opts.Hooks.ToolCtx; h != nil {
+			ctx = h(ctx, b.Name)
 		}
 		clock, _ := th.Local(localClock).(*blockClock)
 		if clock != nil {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/visdesktop/vis/backend/live"
 )
 
 // Shell limits.
@@ -69,10 +71,12 @@ func Shell(ctx context.Context, dir, cmd string, timeout time.Duration) (ShellRe
 	pgid := c.Process.Pid
 
 	out := newCapBuffer(maxShellOutput)
+	sink, lastLine := live.Tee(ctx, out) // the transcript's live tail
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		_, _ = io.Copy(out, pr)
+		defer lastLine()
+		_, _ = io.Copy(sink, pr)
 	}()
 	waitDone := make(chan error, 1)
 	go func() { waitDone <- c.Wait() }()

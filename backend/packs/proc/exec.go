@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/visdesktop/vis/backend/live"
 )
 
 // Ran is the outcome of one short-lived child process run by Exec.
@@ -39,7 +41,9 @@ func Exec(ctx context.Context, argv []string, dir string, stdin string, timeout 
 	cmd.Cancel = func() error { return KillGroup(cmd.Process) }
 	cmd.WaitDelay = 2 * time.Second
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	var doneOut, doneErr func()
+	cmd.Stdout, doneOut = live.Tee(ctx, &out)
+	cmd.Stderr, doneErr = live.Tee(ctx, &errb)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
@@ -48,6 +52,8 @@ func Exec(ctx context.Context, argv []string, dir string, stdin string, timeout 
 		return Ran{}, err
 	}
 	err = cmd.Wait()
+	doneOut()
+	doneErr()
 	_ = KillGroup(cmd.Process) // grandchildren left behind die too
 	r := Ran{Stdout: out.String(), Stderr: errb.String()}
 	if cctx.Err() != nil && ctx.Err() == nil {

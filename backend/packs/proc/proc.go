@@ -1,7 +1,9 @@
 // Package proc runs the packs' short-lived children (formatters, linters,
 // test runners): each in its own process group with the parent-death signal
 // on Linux, under a timeout, and the whole group is killed when the timeout
-// passes, the ctx ends, or the leader exits leaving strays behind.
+// passes, the ctx ends, or the leader exits leaving strays behind. A child's
+// output also goes, line by line, to the live sink on the ctx (package
+// live), so a long test run is seen while it runs.
 package proc
 
 import (
@@ -14,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/visdesktop/vis/backend/live"
 )
 
 // Result is one finished child process.
@@ -56,11 +60,15 @@ func RunEnv(ctx context.Context, dir string, timeout time.Duration, stdin string
 		c.Stdin = strings.NewReader(stdin)
 	}
 	var out, errb bytes.Buffer
-	c.Stdout, c.Stderr = &out, &errb
+	var doneOut, doneErr func()
+	c.Stdout, doneOut = live.Tee(ctx, &out)
+	c.Stderr, doneErr = live.Tee(ctx, &errb)
 	if err := c.Start(); err != nil {
 		return res, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	werr := c.Wait()
+	doneOut()
+	doneErr()
 	_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL) // strays of the group
 	res.Stdout, res.Stderr = out.String(), errb.String()
 	if c.ProcessState != nil {

@@ -16,6 +16,7 @@ export type Phase =
   | 'form-start'
   | 'tool-start'
   | 'tool-end'
+  | 'tool-output'
   | 'form-result'
   | 'iteration-final'
   | 'iteration-error'
@@ -123,6 +124,25 @@ export interface ToolEnd {
   name: string
   duration_ms: number
   error?: string
+}
+
+/**
+ * ToolOutput: lines the children of a running tool printed (a test run's
+ * progress, a shell command's output), batched a few times a second. Lossy:
+ * Tail, the newest lines so far, repairs a dropped event. Only the live
+ * view: what the tool returns to the program is in its result.
+ */
+export interface ToolOutput {
+  name: string
+  /**
+   * The lines since the previous tool-output event (the newest of them
+   * when there were too many).
+   */
+  lines: string[] | null
+  /** The newest lines so far, oldest first. */
+  tail: string[] | null
+  /** How many lines the tool's children have printed so far. */
+  count: number
 }
 
 /**
@@ -353,6 +373,7 @@ export type EngineEvent =
   | ({ event: 'form-start' } & Envelope & FormStart)
   | ({ event: 'tool-start' } & Envelope & ToolStart)
   | ({ event: 'tool-end' } & Envelope & ToolEnd)
+  | ({ event: 'tool-output' } & Envelope & ToolOutput)
   | ({ event: 'form-result' } & Envelope & FormResult)
   | ({ event: 'iteration-final' } & Envelope & IterationFinal)
   | ({ event: 'iteration-error' } & Envelope & IterationError)

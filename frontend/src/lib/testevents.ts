@@ -38,6 +38,7 @@ const ZERO: { [P in Phase]: PayloadOf<P> } = {
   'form-start': { call_id: '', code: '', index: 0 },
   'tool-start': { name: '', args: '' },
   'tool-end': { name: '', duration_ms: 0 },
+  'tool-output': { name: '', lines: null, tail: null, count: 0 },
   'form-result': { call_id: '', code: '', output: '', duration_ms: 0, clipped: false },
   'iteration-final': { done: false },
   'iteration-error': { error: '', kind: '' },

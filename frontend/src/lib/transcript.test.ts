@@ -380,6 +380,25 @@ describe('applyEvents', () => {
     expect(done.turns[1].iterations[0].programs[0].tools.map((t) => t.running)).toEqual([false, false, false])
   })
 
+  it('shows a running tool\'s live lines, repairs a dropped batch and drops them when it ends', () => {
+    const start = applyEvents(base(), [
+      ev(11, 'turn-start', { request: 'q' }),
+      ev(12, 'provider-call', { iteration: 1 }),
+      ev(13, 'form-start', { iteration: 1, call_id: 'a', code: 'run_tests()', index: 0 }),
+      ev(14, 'tool-start', { iteration: 1, name: 'run_tests', args: '' }),
+      ev(15, 'tool-output', { iteration: 1, name: 'run_tests', lines: ['=== RUN TestA'], tail: ['=== RUN TestA'], count: 1 }),
+      // 16 was dropped (lossy): 17's tail carries its lines.
+      ev(17, 'tool-output', { iteration: 1, name: 'run_tests', lines: ['--- PASS: TestB'], tail: ['=== RUN TestA', '--- PASS: TestA', '--- PASS: TestB'], count: 3 }),
+    ]).view
+    const tool = () => start.turns[1].iterations[0].programs[0].tools[0]
+    expect(tool()).toMatchObject({ running: true, tail: ['=== RUN TestA', '--- PASS: TestA', '--- PASS: TestB'], lines: 3 })
+    // A late, older batch does not roll the tail back.
+    const stale = applyEvents(start, [ev(18, 'tool-output', { iteration: 1, name: 'run_tests', lines: ['x'], tail: ['x'], count: 2 })]).view
+    expect(stale.turns[1].iterations[0].programs[0].tools[0].lines).toBe(3)
+    const end = applyEvents(stale, [ev(19, 'tool-end', { iteration: 1, name: 'run_tests', duration_ms: 900 })]).view
+    expect(end.turns[1].iterations[0].programs[0].tools[0]).toEqual({ name: 'run_tests', args: '', duration_ms: 900, error: '', running: false })
+  })
+
   it('streams a person\'s !cmd as a shell program with its exit code', () => {
     const a = applyEvents(base(), [
       ev(11, 'turn-start', { request: '!ls', channel: 'shell' }),

@@ -29,6 +29,10 @@ export interface ToolRun {
   duration_ms: number
   error: string
   running: boolean
+  /** While it runs: the newest lines its children printed (a test run's progress). */
+  tail?: string[]
+  /** How many lines they printed so far. */
+  lines?: number
 }
 
 /** A program the model ran (or is writing), with what it printed. */
@@ -327,8 +331,13 @@ function setProgram(it: IterationView, match: (p: Program, k: number) => boolean
   return { ...it, programs }
 }
 
-/** A tool-start adds a running tool call to the program running now; its tool-end ends it. */
-function toolEvent(it: IterationView, e: EventOf<'tool-start'> | EventOf<'tool-end'>): IterationView {
+/**
+ * A tool-start adds a running tool call to the program running now; its
+ * tool-output events show the newest lines it printed; its tool-end ends it
+ * (the live lines go: the program's output and the tool's result say what
+ * came of it).
+ */
+function toolEvent(it: IterationView, e: EventOf<'tool-start'> | EventOf<'tool-end'> | EventOf<'tool-output'>): IterationView {
   // The program running now (the last one that started).
   let k = -1
   for (let j = it.programs.length - 1; j >= 0; j--) if (it.programs[j].running) { k = j; break }
@@ -342,7 +351,14 @@ function toolEvent(it: IterationView, e: EventOf<'tool-start'> | EventOf<'tool-e
     for (let x = tools.length - 1; x >= 0; x--) if (tools[x].running && tools[x].name === e.name) { j = x; break }
     if (j < 0) return it
     tools = tools.slice()
-    tools[j] = { ...tools[j], running: false, duration_ms: e.duration_ms, error: e.error ?? '' }
+    if (e.event === 'tool-output') {
+      // Tail is cumulative: a dropped event is repaired by the next one.
+      if ((tools[j].lines ?? 0) > e.count) return it
+      tools[j] = { ...tools[j], tail: e.tail ?? [], lines: e.count }
+    } else {
+      const { tail: _tail, lines: _lines, ...done } = tools[j]
+      tools[j] = { ...done, running: false, duration_ms: e.duration_ms, error: e.error ?? '' }
+    }
   }
   const programs = it.programs.slice()
   programs[k] = { ...p, tools }
@@ -363,9 +379,9 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
     let warnings = v.warnings
     let queue = v.queue
     const iter = e.iteration ?? 0
-    // Events without a turn (tool-start, tool-end) belong to the running turn.
+    // Events without a turn (tool-start, tool-end, tool-output) belong to the running turn.
     let pos = e.turn ?? 0
-    if (pos <= 0 && (e.event === 'tool-start' || e.event === 'tool-end')) {
+    if (pos <= 0 && (e.event === 'tool-start' || e.event === 'tool-end' || e.event === 'tool-output')) {
       pos = [...turns].reverse().find((t) => t.status === 'running')?.position ?? 0
     }
     let i = turns.findIndex((t) => t.position === pos)
@@ -457,6 +473,7 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
         break
       case 'tool-start':
       case 'tool-end':
+      case 'tool-output':
         if (t && t.status === 'running') {
           // The iteration named by the event, else the newest one.
           const at = iter > 0 ? iter : (t.iterations[t.iterations.length - 1]?.position ?? 0)
