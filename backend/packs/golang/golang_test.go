@@ -3,13 +3,16 @@ package golang
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/packs/packtest"
 )
 
@@ -349,18 +352,35 @@ func TestRunTestsBuildFailure(t *testing.T) {
 func TestRunTestsTimeout(t *testing.T) {
 	dir, env := fixture(t)
 	packtest.WriteFiles(t, dir, map[string]string{
-		"hang/hang_test.go": "package hang\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestHang(t *testing.T) {\n\tos.WriteFile(\"started\", nil, 0o644)\n\tselect {}\n}\n",
+		"hang/hang_test.go": "package hang\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestAPasses(t *testing.T) {}\n\nfunc TestBFails(t *testing.T) {\n\tt.Error(\"b is wrong\")\n}\n\nfunc TestHang(t *testing.T) {\n\tos.WriteFile(\"started\", nil, 0o644)\n\tselect {}\n}\n",
 	})
 	// Compile first, so the short budget below ends the hanging test and not the build.
 	if _, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{"hang::TestNothing"}})); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{"hang"}, "timeout_ms": 3000}))
+	var mu sync.Mutex
+	var seen []string
+	ctx := live.With(context.Background(), func(l string) { mu.Lock(); seen = append(seen, l); mu.Unlock() })
+	got, err := Test(ctx, env, call(dir, map[string]any{"paths": []any{"hang"}, "timeout_ms": 3000}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got["timed_out"] != true || got["is_pass"] != false {
 		t.Fatalf("hung run = %v", got)
+	}
+	// Killed, it still returns what had finished.
+	if got["pass"] != 1 || got["fail"] != 1 {
+		t.Errorf("rows kept on kill: pass %v fail %v\n%v", got["pass"], got["fail"], got["failures"])
+	}
+	if f, _ := got["failures"].([]map[string]any); len(f) != 1 || f[0]["test"] != "TestBFails" || !strings.Contains(fmt.Sprint(f[0]["message"]), "b is wrong") {
+		t.Errorf("failure rows = %#v", got["failures"])
+	}
+	// The live view saw go test's own lines, not its JSON.
+	mu.Lock()
+	shown := strings.Join(seen, "\n")
+	mu.Unlock()
+	if !strings.Contains(shown, "--- PASS: TestAPasses") || !strings.Contains(shown, "--- FAIL: TestBFails") || strings.Contains(shown, `"Action"`) || strings.Contains(shown, "=== RUN") {
+		t.Errorf("live lines:\n%s", shown)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "hang", "started")); err == nil {
 		if un, _ := got["unfinished"].([]string); !cmp.Equal(un, []string{"TestHang"}) {

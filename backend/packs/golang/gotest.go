@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/packs/proc"
 	"github.com/visdesktop/vis/backend/workspace"
 )
@@ -47,7 +48,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		return nil, err
 	}
 	timeout := t.timeout
-	r, err := proc.RunEnv(ctx, cwd, timeout, "", t.env, argv...)
+	r, err := proc.RunEnv(live.Map(ctx, liveTestLine), cwd, timeout, "", t.env, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run go tests: %w", err)
 	}
@@ -201,6 +202,24 @@ var buildLine = regexp.MustCompile(`(?m)^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?:`)
 
 // panicLine is a stack frame in a test file: "\t/abs/dir/x_test.go:12 +0x1d".
 var panicLine = regexp.MustCompile(`(?m)^\t(\S+_test\.go):(\d+)`)
+
+// liveTestLine shows a `go test -json` line as go test would print it
+// without -json, for the live view of a running test: the text of output
+// events, minus the === RUN/PAUSE/CONT/NAME bookkeeping lines.
+func liveTestLine(line string) (string, bool) {
+	var ev testEvent
+	if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &ev) != nil {
+		return line, true // go's own stderr-ish lines (build errors) pass as they are
+	}
+	if ev.Action != "output" && ev.Action != "build-output" {
+		return "", false
+	}
+	out := strings.TrimRight(ev.Output, "\n")
+	if strings.HasPrefix(strings.TrimSpace(out), "=== ") || out == "" {
+		return "", false
+	}
+	return out, true
+}
 
 // ParseTestJSON turns a `go test -json` stream into the shared test result
 // contract. modPath and modRoot map packages to directories; go printed
