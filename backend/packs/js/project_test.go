@@ -32,6 +32,17 @@ func TestProjectTestCommand(t *testing.T) {
 			&ScriptCommand{Runner: RunnerNode, Args: []string{"--import", "./setup.js", "--test"}, Env: map[string]string{"TZ": "UTC"},
 				Text: "cross-env TZ=UTC c8 --reporter lcov node --import ./setup.js --test",
 				Why:  `package.json scripts.test → scripts.test:unit (only its test runner; the script is "eslint . && npm run test:unit")`}, ""},
+		{"pnpm running vitest's binary after scripts without a runner (unjs/defu)",
+			map[string]string{"package.json": `{"scripts": {"test": "pnpm lint && pnpm test:types && pnpm vitest run", "lint": "oxlint src && oxfmt --check src test", "test:types": "tsgo --noEmit"}}`},
+			&ScriptCommand{Runner: RunnerVitest, Args: []string{"run"}, Env: map[string]string{}, Text: "pnpm vitest run",
+				Why: `package.json scripts.test (only its test runner; the script is "pnpm lint && pnpm test:types && pnpm vitest run")`}, ""},
+		{"the second npm run holds the runner",
+			map[string]string{"package.json": `{"scripts": {"test": "npm run lint && yarn test:unit", "lint": "eslint .", "test:unit": "npm exec -- jest --ci"}}`},
+			&ScriptCommand{Runner: RunnerJest, Args: []string{"--ci"}, Env: map[string]string{}, Text: "npm exec -- jest --ci",
+				Why: `package.json scripts.test → scripts.test:unit (only its test runner; the script is "npm run lint && yarn test:unit")`}, ""},
+		{"a script named like the binary is run as the script",
+			map[string]string{"package.json": `{"scripts": {"test": "pnpm vitest", "vitest": "eslint ."}}`},
+			nil, `package.json scripts.test is "pnpm vitest", which names no runner run_tests knows (node --test, vitest, jest)`},
 		{"vitest",
 			map[string]string{"package.json": `{"scripts": {"test": "vitest run --coverage"}}`},
 			&ScriptCommand{Runner: RunnerVitest, Args: []string{"run", "--coverage"}, Env: map[string]string{}, Text: "vitest run --coverage", Why: "package.json scripts.test"}, ""},
@@ -110,17 +121,19 @@ func projectCounts(t *testing.T, dir string) map[string]int {
 	return got
 }
 
-// TestRealProjectNodeTest: on a node:test project whose test/ holds
-// helper scripts (one writes a file, one exits 2 without arguments),
+// TestNodeTestScriptSkipsHelpers (testdata/slugkit, written by us: no
+// real project in testdata/projects shows this): on a node:test project
+// whose script names test/*.test.js and whose test/ holds helper scripts (one writes a file, one exits 2 without arguments),
 // run_tests() runs what `npm test` runs and gets its counts, where bare
 // `node --test` would run the helpers too; a failing assertion comes back
 // with file, line, message and a name that selects it again.
-func TestRealProjectNodeTest(t *testing.T) {
+func TestNodeTestScriptSkipsHelpers(t *testing.T) {
+	t.Parallel()
 	needNode(t)
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("npm is not installed")
 	}
-	dir := packtest.CopyFixture(t, "testdata/projects/slugkit")
+	dir := packtest.CopyFixture(t, "testdata/slugkit")
 	want := projectCounts(t, dir)
 	env, _ := packtest.ToolEnv(t, dir)
 	got, err := Test(context.Background(), env, call("javascript", dir, nil))
@@ -140,7 +153,7 @@ func TestRealProjectNodeTest(t *testing.T) {
 
 	// Bare node --test, what run_tests did before, runs the helpers too.
 	bare := exec.Command("node", "--test", "--test-reporter=tap")
-	bare.Dir = packtest.CopyFixture(t, "testdata/projects/slugkit")
+	bare.Dir = packtest.CopyFixture(t, "testdata/slugkit")
 	out, _ := bare.CombinedOutput()
 	if n, _ := count(tapTests, string(out)); n == want["tests"] {
 		t.Fatalf("bare node --test ran %d tests, as many as npm test: the fixture no longer tells the two apart", n)

@@ -225,7 +225,10 @@ function rewriteImport(body) {
   else if (clause.startsWith("{")) {
     const binds = clause.slice(1, clause.lastIndexOf("}")).split(",").map((x) => x.trim()).filter(Boolean)
       .map((x) => { const a = x.match(/^([\w$]+)\s+as\s+([\w$]+)$/); return a ? a[1] + ": " + a[2] : x; });
-    if (binds.length) out.push("({ " + binds.join(", ") + " } = " + mod + ")");
+    // A CommonJS module whose exports Node cannot list statically (tsx's
+    // TypeScript compiled to CommonJS, among others) has only a default
+    // export: named bindings then read its module.exports, as bundlers do.
+    if (binds.length) out.push("({ " + binds.join(", ") + " } = ((m) => (m && m.default != null && typeof m.default === \"object\" || typeof (m && m.default) === \"function\" ? new Proxy(m, { get: (t, k) => (k in t ? t[k] : t.default[k]) }) : m))(" + mod + "))");
   }
   return out.length ? out.join(";\n") + ";" : body;
 }
@@ -276,7 +279,29 @@ function findUp(rel) {
   }
 }
 let tsFound = null; // the transpiler once found; absence is probed again (the project may install one)
+let tsxHooked = false;
+let tsxReady = null; // tsx's ESM hooks registering (awaited before the code runs)
+// tsxHooks registers the project's tsx as Node's module hooks (require and
+// import), so TypeScript code can load the project's own .ts modules, as
+// written in its sources (extensionless "./src/x" included). Without hooks
+// (no tsx, or a Node without module.register) such imports fail as Node
+// says, and the REPL's own code still runs.
+function tsxHooks() {
+  if (tsxHooked || typeof Bun !== "undefined") return;
+  const tsx = findUp(path.join("node_modules", "tsx", "package.json"));
+  if (!tsx) return;
+  tsxHooked = true;
+  const req = Module.createRequire(tsx);
+  // An older tsx or Node: loading .ts fails as Node reports it.
+  try { req("tsx/cjs/api").register(); } catch (_e) { /* see above */ }
+  try {
+    // tsx's CommonJS build of the ESM API cannot register from here; its ESM build can.
+    const esm = require("url").pathToFileURL(req.resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+    tsxReady = import(esm).then((api) => api.register()).catch(() => {});
+  } catch (_e) { /* see above */ }
+}
 function transpiler() {
+  tsxHooks();
   if (tsFound) return tsFound;
   if (typeof Bun !== "undefined" && Bun.Transpiler) {
     return (tsFound = { name: "bun", run: (code, loader) => new Bun.Transpiler({ loader }).transformSync(code) });
@@ -360,7 +385,9 @@ if (vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER) scriptOpts.imp
 async function run(code, timeoutMs) {
   let ok = true, exc = null, value, hasValue = false, timedOut = false;
   try {
-    const c = compile(source(code));
+    const js = source(code);
+    if (tsxReady) await tsxReady;
+    const c = compile(js);
     hasValue = c.hasValue;
     const p = vm.runInThisContext(c.src, scriptOpts);
     let timer;

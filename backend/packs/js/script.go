@@ -107,43 +107,54 @@ func readPackage(workspace, dir string) (packageJSON, string, bool) {
 	}
 }
 
-// ProjectTestCommand reads the test command from the nearest package.json.
-// ok is false when the project declares none that run_tests can run; why
-// then says what the project declares (empty when nothing).
+// ProjectTestCommand reads the test command from the nearest package.json:
+// the first segment, in the order sh runs them, of scripts.test that
+// invokes a runner run_tests knows, following `npm run X` (`pnpm X`,
+// `yarn X`) into the scripts it names. ok is false when the project
+// declares none that run_tests can run; why then says what the project
+// declares (empty when nothing).
 func ProjectTestCommand(workspace, dir string) (cmd ScriptCommand, ok bool, why string) {
 	pj, pdir, found := readPackage(workspace, dir)
 	if !found {
 		return ScriptCommand{}, false, ""
 	}
-	name, script := "test", pj.Scripts["test"]
-	via := []string{"scripts.test"}
-	partial := false
-	for hops := 0; hops < 5; hops++ {
-		if strings.TrimSpace(script) == "" || strings.Contains(script, "no test specified") {
-			return ScriptCommand{}, false, ""
+	top := pj.Scripts["test"]
+	if strings.TrimSpace(top) == "" || strings.Contains(top, "no test specified") {
+		return ScriptCommand{}, false, ""
+	}
+	looped := false
+	var find func(script string, via []string, partial bool) (ScriptCommand, bool)
+	find = func(script string, via []string, partial bool) (ScriptCommand, bool) {
+		if len(via) > 5 {
+			looped = true
+			return ScriptCommand{}, false
 		}
 		segs := splitScript(script)
 		partial = partial || len(segs) > 1
-		next := ""
 		for _, seg := range segs {
+			if next := npmRunTarget(seg); next != "" && strings.TrimSpace(pj.Scripts[next]) != "" {
+				if c, ok := find(pj.Scripts[next], append(via[:len(via):len(via)], "scripts."+next), partial); ok {
+					return c, true
+				}
+				continue
+			}
 			if c, ok := runnerOf(seg, pdir); ok {
 				c.Why = "package.json " + strings.Join(via, " → ")
 				if partial {
-					c.Why += fmt.Sprintf(" (only its test runner; the script is %q)", pj.Scripts["test"])
+					c.Why += fmt.Sprintf(" (only its test runner; the script is %q)", top)
 				}
-				return c, true, ""
-			}
-			if next == "" {
-				next = npmRunTarget(seg)
+				return c, true
 			}
 		}
-		if next == "" || pj.Scripts[next] == "" {
-			return ScriptCommand{}, false, fmt.Sprintf("package.json scripts.%s is %q, which names no runner run_tests knows (node --test, vitest, jest)", name, script)
-		}
-		name, script = next, pj.Scripts[next]
-		via = append(via, "scripts."+next)
+		return ScriptCommand{}, false
 	}
-	return ScriptCommand{}, false, "package.json scripts.test runs scripts in a loop"
+	if c, ok := find(top, []string{"scripts.test"}, false); ok {
+		return c, true, ""
+	}
+	if looped {
+		return ScriptCommand{}, false, "package.json scripts.test runs scripts in a loop"
+	}
+	return ScriptCommand{}, false, fmt.Sprintf("package.json scripts.test is %q, which names no runner run_tests knows (node --test, vitest, jest)", top)
 }
 
 // npmRunTarget is X of `npm run X`, `npm run-script X`, `pnpm [run] X`,
@@ -178,7 +189,8 @@ func words(seg []shellWord) []string {
 }
 
 // runnerOf recognises `node … --test …`, `vitest …` and `jest …` in one
-// segment, after VAR=value prefixes and wrappers (cross-env, npx, c8, nyc).
+// segment, after VAR=value prefixes and wrappers (cross-env, npx, bunx, c8,
+// nyc, `pnpm`/`yarn` running a binary, `npm|pnpm|yarn exec`, `pnpm dlx`).
 func runnerOf(seg []shellWord, dir string) (ScriptCommand, bool) {
 	env := map[string]string{}
 	for i := 0; i < len(seg); i++ {
@@ -199,8 +211,20 @@ func runnerOf(seg []shellWord, dir string) (ScriptCommand, bool) {
 			runner = RunnerVitest
 		case base == "jest":
 			runner = RunnerJest
-		case base == "cross-env" || base == "npx" || base == "c8" || base == "nyc" || strings.HasPrefix(w, "-"):
+		case base == "cross-env" || base == "npx" || base == "bunx" || base == "c8" || base == "nyc" || strings.HasPrefix(w, "-"):
 			continue // a wrapper or its option: the runner follows
+		case base == "pnpm" || base == "yarn" || base == "npm":
+			// `pnpm X`/`yarn X` run the binary X when no script is named X
+			// (scripts were followed before); `npm exec X`, `pnpm exec X`,
+			// `pnpm dlx X` always do.
+			if i+1 < len(seg) && (seg[i+1].text == "exec" || seg[i+1].text == "x" || seg[i+1].text == "dlx") {
+				i++
+				continue
+			}
+			if base == "npm" || i+1 >= len(seg) || seg[i+1].text == "run" || seg[i+1].text == "run-script" {
+				return ScriptCommand{}, false
+			}
+			continue
 		default:
 			if i > 0 && strings.HasPrefix(seg[i-1].text, "-") {
 				continue // a wrapper option's value (c8 --reporter lcov)

@@ -26,7 +26,7 @@ func vitestProject(t *testing.T) string {
 	if !isExec(filepath.Join(modules, ".bin", "vitest")) {
 		t.Skipf("vitest is not installed: %s/.bin/vitest is missing (scripts/deps.sh test installs it: npm ci in tools/vitest)", modules)
 	}
-	dir := packtest.CopyFixture(t, "testdata/projects/vitestcalc")
+	dir := packtest.CopyFixture(t, "testdata/vitestcalc")
 	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
@@ -58,11 +58,15 @@ func vitestCounts(t *testing.T, dir string, args ...string) map[string]int {
 	return got
 }
 
-// TestRealProjectVitest: run_tests() on a vitest project runs its script
+// TestVitestSkippedAndSelectors (testdata/vitestcalc, written by us for
+// what the real defu fixture lacks: skipped and todo tests, a describe
+// title holding " > ", the script's own reporter): run_tests() on a vitest
+// project runs its script
 // with vitest's JSON reporter and gets the counts `npm test` prints; a test
 // made to fail comes back with file, line and message, and its name (whose
 // describe title holds " > ") selects exactly that test when passed back.
-func TestRealProjectVitest(t *testing.T) {
+func TestVitestSkippedAndSelectors(t *testing.T) {
+	t.Parallel()
 	dir := vitestProject(t)
 	want := vitestCounts(t, dir)
 	env, _ := packtest.ToolEnv(t, dir)
@@ -133,17 +137,6 @@ func TestRealProjectVitest(t *testing.T) {
 	}
 	if some["total"] != 5 || some["pass"] != 2 || some["fail"] != 1 || some["skipped"] != 2 {
 		t.Fatalf("::calc: total %v, pass %v, fail %v, skipped %v\n%s", some["total"], some["pass"], some["fail"], some["skipped"], some["output"])
-	}
-
-	// A file that fails to load is an error row with vitest's reason.
-	packtest.WriteFiles(t, dir, map[string]string{"test/gone.test.js": "import { gone } from \"../src/gone.js\";\nimport { it } from \"vitest\";\nit(\"uses gone\", () => gone());\n"})
-	got, err = Test(ctx, env, call("javascript", dir, map[string]any{"paths": []any{"test/gone.test.js"}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, _ = got["failures"].([]map[string]any)
-	if got["is_pass"] != false || len(fs) != 1 || fs[0]["type"] != "error" || fs[0]["file"] != "test/gone.test.js" || !strings.Contains(fs[0]["message"].(string), "gone.js") {
-		t.Fatalf("a file that cannot load: is_pass %v, failures %v\n%s", got["is_pass"], fs, got["output"])
 	}
 }
 
