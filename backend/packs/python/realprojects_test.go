@@ -8,8 +8,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/visdesktop/vis/backend/langtools"
 )
 
@@ -75,6 +78,38 @@ func reference(t *testing.T, dir string, env []string, argv ...string) string {
 	return string(out)
 }
 
+// pristineRefs holds each project's own command's output on a pristine
+// copy, run once per test binary: the suite and the format test compare
+// against it.
+var pristineRefs sync.Map // project name -> *pristineRef
+
+type pristineRef struct {
+	once sync.Once
+	out  string
+}
+
+// pristineReference is reference on a fresh copy of project name, run
+// once; env gets the copy's directory.
+func pristineReference(t *testing.T, name string, env func(dir string) []string, argv ...string) string {
+	t.Helper()
+	v, _ := pristineRefs.LoadOrStore(name, &pristineRef{})
+	r := v.(*pristineRef)
+	r.once.Do(func() {
+		dir, err := os.MkdirTemp("", "vis-ref-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		copyProject(t, name, dir)
+		var vars []string
+		if env != nil {
+			vars = env(dir)
+		}
+		r.out = reference(t, dir, vars, argv...)
+	})
+	return r.out
+}
+
 func atoiMatch(t *testing.T, re *regexp.Regexp, s string) int {
 	t.Helper()
 	m := re.FindStringSubmatch(s)
@@ -100,9 +135,10 @@ func row(t *testing.T, r map[string]any, test string) map[string]any {
 // whose tests/test_recipes.py adds the recipes' doctests with load_tests.
 // pytest would run 145 of its 196 tests, silently dropping the doctests.
 func TestRealProjectMoreItertoolsUnittestWithDoctests(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	copyProject(t, "more-itertools", w.ws)
-	out := reference(t, w.ws, nil, "python3", "-m", "unittest", "-v")
+	out := moreItertoolsReference(t)
 	want := atoiMatch(t, regexp.MustCompile(`(?m)^Ran (\d+) tests`), out)
 	if want == 0 || !strings.Contains(out, "\nOK") {
 		t.Fatalf("the project's own command did not pass:\n%s", clip(out, 3000))
@@ -145,21 +181,34 @@ func TestRealProjectMoreItertoolsUnittestWithDoctests(t *testing.T) {
 	}
 }
 
+// moreItertoolsReference is the project's own command (Makefile, tox.ini)
+// on a pristine copy.
+func moreItertoolsReference(t *testing.T) string {
+	return pristineReference(t, "more-itertools", nil, "python3", "-m", "unittest", "-v")
+}
+
 var (
 	passedRe  = regexp.MustCompile(`(\d+) passed`)
 	skippedRe = regexp.MustCompile(`(\d+) skipped`)
 )
+
+// cachetoolsEnv is tox's environment for the package as tox installs it
+// (src on the path); its command minus the coverage plugin is
+// `python -m pytest`.
+func cachetoolsEnv(dir string) []string {
+	return []string{"THREADING_TESTS=1", "PYTHONPATH=" + filepath.Join(dir, "src")}
+}
 
 // cachetools (MIT): src layout, tests under tests/, tox runs
 // `py.test --basetemp=... --cov=cachetools ...` with THREADING_TESTS=1 on
 // the installed package. Without a venv, src must reach PYTHONPATH or
 // every module fails to collect.
 func TestRealProjectCachetoolsPytestSrcLayout(t *testing.T) {
+	t.Parallel()
 	py := pytestPython(t)
 	w := newWorld(t, Options{Interpreter: []string{py}})
 	copyProject(t, "cachetools", w.ws)
-	// tox's command, on the package as tox installs it (src on the path), minus the coverage plugin
-	out := reference(t, w.ws, []string{"THREADING_TESTS=1", "PYTHONPATH=" + filepath.Join(w.ws, "src")}, py, "-m", "pytest", "-p", "no:cacheprovider")
+	out := pristineReference(t, "cachetools", cachetoolsEnv, py, "-m", "pytest", "-p", "no:cacheprovider")
 	passed, skipped := atoiMatch(t, passedRe, out), atoiMatch(t, skippedRe, out)
 	if passed == 0 || strings.Contains(out, "failed") || strings.Contains(out, "error") {
 		t.Fatalf("the project's own command did not pass:\n%s", clip(out, 3000))
@@ -190,5 +239,116 @@ func TestRealProjectCachetoolsPytestSrcLayout(t *testing.T) {
 	f = row(t, r, "tests/test_broken.py")
 	if f["file"] != "tests/test_broken.py" || f["line"] != 2 || f["message"] != "ModuleNotFoundError: No module named 'no_such_module_here'" || r["is_pass"] != false {
 		t.Errorf("collection error row = %v (is_pass %v)", f, r["is_pass"])
+	}
+}
+
+// unformat applies edits (old, new pairs that only change layout) to rel
+// in w's workspace, calls format_code on the file as the model would, and
+// checks the formatter put back the project's own bytes and said so in
+// the file's delta.
+func unformat(t *testing.T, w *world, rel, formatter string, edits ...[2]string) map[string]any {
+	t.Helper()
+	p := filepath.Join(w.ws, rel)
+	pristine, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edits {
+		edit(t, w.ws, rel, e[0], e[1])
+	}
+	bad, _ := os.ReadFile(p)
+	r := w.call(t, langtools.VerbFormat, "python", map[string]any{"paths": []any{rel}})
+	delta := utf8.RuneCount(pristine) - utf8.RuneCount(bad)
+	wantFiles := []any{map[string]any{"file": rel, "changed": true, "delta": delta}}
+	if r["formatter"] != formatter || r["changed"] != 1 || r["checked"] != 1 || !cmp.Equal(wantFiles, r["files"]) || delta == 0 {
+		t.Errorf("format_code(%s) = %v; want %s rewriting it with delta %d", rel, r, formatter, delta)
+	}
+	if after, _ := os.ReadFile(p); string(after) != string(pristine) {
+		t.Errorf("%s after format_code is not the project's own formatting:\n%s", rel, clip(string(after), 3000))
+	}
+	return r
+}
+
+// more-itertools configures ruff ([tool.ruff.format]): format_code with
+// ruff restores a recipe made badly formatted, the project's own command
+// still passes every test, and the REPL imports the project from the
+// workspace and calls into it (the reformatted take too).
+func TestRealProjectMoreItertoolsFormatAndREPL(t *testing.T) {
+	t.Parallel()
+	_, getenv := ruffFor(t)
+	w := newWorld(t, Options{Getenv: getenv})
+	copyProject(t, "more-itertools", w.ws)
+	r := unformat(t, w, "more_itertools/recipes.py", "ruff",
+		[2]string{"\n\n\ndef take(n, iterable):", "\ndef take( n,iterable ) :"},
+		[2]string{"    return list(islice(iterable, n))\n", "    return list( islice(iterable,n) )\n"})
+	if why, _ := r["why"].(string); !strings.HasPrefix(why, "pyproject.toml [tool.ruff") {
+		t.Errorf("why = %q", why)
+	}
+	want := atoiMatch(t, regexp.MustCompile(`(?m)^Ran (\d+) tests`), moreItertoolsReference(t))
+	out := reference(t, w.ws, nil, "python3", "-m", "unittest", "-v")
+	if got := atoiMatch(t, regexp.MustCompile(`(?m)^Ran (\d+) tests`), out); want == 0 || got != want || !strings.Contains(out, "\nOK") {
+		t.Errorf("after format_code the project's own command ran %d tests (pristine %d):\n%s", got, want, clip(out, 3000))
+	}
+
+	if st := w.call(t, langtools.VerbStart, "python"); st["result"] != "started" || st["pythonpath"] != nil {
+		t.Fatalf("repl_start = %v", st)
+	}
+	for _, tc := range []struct {
+		code, value string
+		data        any
+	}{
+		{"from more_itertools import chunked\nlist(chunked([1, 2, 3, 4, 5], 2))", "[[1, 2], [3, 4], [5]]",
+			[]any{[]any{int64(1), int64(2)}, []any{int64(3), int64(4)}, []any{int64(5)}}},
+		{"from more_itertools import take\ntake(3, range(10))", "[0, 1, 2]", []any{int64(0), int64(1), int64(2)}},
+		{"import more_itertools\nmore_itertools.__file__", "", filepath.Join(w.ws, "more_itertools", "__init__.py")},
+	} {
+		r := w.eval(t, tc.code)
+		if d := cmp.Diff(tc.data, r["data"]); d != "" || r["ok"] != true || (tc.value != "" && r["value"] != tc.value) {
+			t.Errorf("repl_eval(%q) = %v; data (-want +got):\n%s", tc.code, r, d)
+		}
+	}
+}
+
+// cachetools names black (tox's flake8-black): format_code restores
+// keys.py made badly formatted and the project's pytest run still passes
+// with the same counts. Its package lives under src/ and is not
+// installed, so repl_start puts src/ on the REPL's PYTHONPATH as
+// run_tests does, and the REPL uses the project's caches.
+func TestRealProjectCachetoolsFormatAndREPL(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("black"); err != nil {
+		t.Skip("black not installed")
+	}
+	py := pytestPython(t)
+	w := newWorld(t, Options{Interpreter: []string{py}})
+	copyProject(t, "cachetools", w.ws)
+	unformat(t, w, "src/cachetools/keys.py", "black",
+		[2]string{"        return _HashedTuple(args + _kwmark + tuple(sorted(kwargs.items())))", "        return _HashedTuple(args+_kwmark+tuple(sorted(kwargs.items( ))))"},
+		[2]string{"def methodkey(self, *args, **kwargs):", "def methodkey(self,*args,**kwargs) :"},
+		[2]string{"    return hashkey(*args, **kwargs)\n", "    return hashkey( *args,**kwargs )\n"})
+	ref := pristineReference(t, "cachetools", cachetoolsEnv, py, "-m", "pytest", "-p", "no:cacheprovider")
+	out := reference(t, w.ws, cachetoolsEnv(w.ws), py, "-m", "pytest", "-p", "no:cacheprovider")
+	passed, skipped := atoiMatch(t, passedRe, out), atoiMatch(t, skippedRe, out)
+	if passed == 0 || passed != atoiMatch(t, passedRe, ref) || skipped != atoiMatch(t, skippedRe, ref) || strings.Contains(out, "failed") || strings.Contains(out, "error") {
+		t.Errorf("after format_code the project's own command: %d passed, %d skipped; pristine:\n%s\nnow:\n%s", passed, skipped, clip(ref, 1500), clip(out, 3000))
+	}
+
+	st := w.call(t, langtools.VerbStart, "python")
+	if st["result"] != "started" || st["pythonpath"] != "src" || !strings.Contains(st["note"].(string), "src/ on PYTHONPATH (src layout, cachetools is not installed)") {
+		t.Fatalf("repl_start = %v", st)
+	}
+	for _, tc := range []struct {
+		code string
+		data any
+	}{
+		{"import cachetools\nc = cachetools.LRUCache(maxsize=2)\nc['a'] = 1\nc['b'] = 2\nc['a']\nc['c'] = 3\nsorted(c.items())",
+			[]any{[]any{"a", int64(1)}, []any{"c", int64(3)}}},
+		{"from cachetools.keys import hashkey, methodkey\n[methodkey(None, 1, 2) == hashkey(1, 2), hashkey(1, x=2) == hashkey(1, x=2)]", []any{true, true}},
+		{"cachetools.__file__", filepath.Join(w.ws, "src", "cachetools", "__init__.py")},
+	} {
+		r := w.eval(t, tc.code)
+		if d := cmp.Diff(tc.data, r["data"]); d != "" || r["ok"] != true {
+			t.Errorf("repl_eval(%q) = %v; data (-want +got):\n%s", tc.code, r, d)
+		}
 	}
 }

@@ -29,18 +29,21 @@ type repl struct {
 	id, sessionID, dir string
 	interp             Interpreter
 	env                map[string]string
+	pythonpath         string // "src" when the src layout was put on PYTHONPATH
+	pathNote           string // why, said in repl_start's answer
 }
 
 func (r *repl) stop(ctx context.Context) { _ = r.Stop(ctx) }
 
-// spec is how the pack runs interp's REPL server in dir.
-func (p *Pack) spec(interp Interpreter, dir string, env map[string]string, logPath string) linerepl.Spec {
+// spec is how the pack runs interp's REPL server in dir; extra (the src
+// layout's PYTHONPATH) goes after the call's env, so it wins.
+func (p *Pack) spec(interp Interpreter, dir string, env map[string]string, extra []string, logPath string) linerepl.Spec {
 	return linerepl.Spec{
 		Name:    "python",
 		Argv:    append(append([]string(nil), interp.Argv...), "-u", "-c", serverScript),
 		Display: strings.Join(interp.Argv, " "),
 		Dir:     dir,
-		Env:     append([]string{"PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8"}, linerepl.EnvList(env)...),
+		Env:     append(append([]string{"PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8"}, linerepl.EnvList(env)...), extra...),
 		LogPath: logPath, StartTimeout: p.opts.StartTimeout, InterruptGrace: p.opts.InterruptGrace,
 		OnHang: linerepl.KillOnHang, KilledHint: `repl_start("python") starts a new one`,
 	}
@@ -134,6 +137,10 @@ func (r *repl) info(result string) linerepl.Info {
 		i.Env = append(i.Env, k)
 	}
 	sort.Strings(i.Env)
+	if r.pythonpath != "" {
+		i.Extra = map[string]any{"pythonpath": r.pythonpath}
+		i.Note = r.pathNote
+	}
 	return i
 }
 
@@ -174,8 +181,19 @@ func (p *Pack) launch(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerep
 	if err != nil {
 		return linerepl.Info{Result: "no-launcher", ID: id, Cwd: tilde(dir), Status: "down", Message: err.Error()}, nil
 	}
+	// A src layout whose package the interpreter cannot import gets src/
+	// on PYTHONPATH, as run_tests does (srcLayout), so the REPL imports
+	// the project's code without an install.
+	src := testCall{env: linerepl.EnvList(vars)}
+	if err := p.srcLayout(ctx, interp, dir, &src); err != nil {
+		return linerepl.Info{}, fmt.Errorf("python repl_start: %w", err)
+	}
+	var extra []string
+	if src.pythonpath != "" {
+		extra = src.env[len(src.env)-1:]
+	}
 	logPath := linerepl.LogPath(env.LogDir, id, time.Now())
-	lr, err := linerepl.Start(ctx, p.spec(interp, dir, vars, logPath))
+	lr, err := linerepl.Start(ctx, p.spec(interp, dir, vars, extra, logPath))
 	if err != nil {
 		out := linerepl.Info{Result: "failed", ID: id, Cwd: tilde(dir), Status: "failed",
 			Cmd: strings.Join(interp.Argv, " "), Tool: interp.Source, Log: logPath, Message: err.Error()}
@@ -186,7 +204,8 @@ func (p *Pack) launch(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerep
 		}
 		return out, nil
 	}
-	r := &repl{REPL: lr, id: id, sessionID: env.SessionID, dir: dir, interp: interp, env: vars}
+	r := &repl{REPL: lr, id: id, sessionID: env.SessionID, dir: dir, interp: interp, env: vars, pythonpath: src.pythonpath,
+		pathNote: strings.TrimPrefix(src.why, "; ")}
 	p.mu.Lock()
 	p.repls[key] = r
 	p.mu.Unlock()
