@@ -36,6 +36,10 @@
 //     SHA-256; the store keeps those (Save) and a replay runs them through the
 //     same gate again (Load), so a damaged row becomes a refusal with a
 //     reason, never an error that stops the turn.
+//   - Check answers, per input, what Prepare will do by the same rules
+//     without decoding pixels (a window shows it as each image is added);
+//     only an image whose pixels fail to decode past a sound header is
+//     refused by Prepare alone.
 //   - Every refusal is a prompt.SkippedImage naming the image and the reason
 //     in words a person reads; the manifest shows the same rows to the model.
 //     Besides the ones above: "could not be read: no such file" (and other
@@ -190,7 +194,69 @@ func Wire(imgs []Prepared) []prompt.Image {
 // ReasonNoVision. Prepare never fails as a whole.
 func Prepare(in []Input, opts Options) (imgs []Prepared, skipped []prompt.SkippedImage) {
 	opts = opts.withDefaults()
-	seen := map[string]int{} // hash -> 1-based index in imgs
+	walk(in, opts, false, prepareOne, func(_ int, name string, p *Prepared, reason string) {
+		if reason != "" {
+			skipped = append(skipped, prompt.SkippedImage{Path: name, Reason: reason})
+			return
+		}
+		imgs = append(imgs, *p)
+		if !opts.Vision {
+			skipped = append(skipped, prompt.SkippedImage{Path: name, Reason: ReasonNoVision})
+		}
+	})
+	return imgs, skipped
+}
+
+// Verdict is what Check says Prepare will do with one input.
+type Verdict struct {
+	// Name is the input's name as the manifest shows it.
+	Name string
+	// Reason is why the input is refused (Prepare's words); "" when it is
+	// attached.
+	Reason string
+	// Sent is true when the image is attached and goes to the model; an
+	// attached image with Sent false is only named (the model has no vision:
+	// ReasonNoVision).
+	Sent bool
+	// MIME, Width and Height describe an attached image as sniffed.
+	MIME          string
+	Width, Height int
+}
+
+// Check says, for each input in order, what Prepare would do with it, by the
+// same rules (read and size limits, sniffing, the header's dimensions and the
+// pixel limit, duplicates, the per-message count) without decoding pixels or
+// scaling: it is cheap enough to run as each image is added. An image whose
+// header passes but whose pixels do not decode is refused only by Prepare.
+func Check(in []Input, opts Options) []Verdict {
+	opts = opts.withDefaults()
+	out := make([]Verdict, len(in))
+	header := func(name string, data []byte, mime string, opts Options) (Prepared, string) {
+		cfg, reason := checkHeader(data, mime, opts)
+		if reason != "" {
+			return Prepared{}, reason
+		}
+		return Prepared{OriginalMIME: mime, Width: cfg.Width, Height: cfg.Height, Image: prompt.Image{Path: name}}, ""
+	}
+	walk(in, opts, true, header, func(i int, name string, p *Prepared, reason string) {
+		out[i] = Verdict{Name: name, Reason: reason}
+		if reason == "" {
+			out[i].Sent = opts.Vision
+			out[i].MIME, out[i].Width, out[i].Height = p.OriginalMIME, p.Width, p.Height
+		}
+	})
+	return out
+}
+
+// walk runs the intake rules over in, in order: it reads and sniffs each
+// input, refuses duplicates and inputs past the count limit, and hands the
+// rest to prep. It calls done once per input, in order, with the prepared
+// image or the reason it was refused, except for an input naming the same
+// path as an earlier one, which Prepare leaves out silently (sayAll false).
+func walk(in []Input, opts Options, sayAll bool, prep func(name string, data []byte, mime string, opts Options) (Prepared, string),
+	done func(i int, name string, p *Prepared, reason string)) {
+	seen := map[string]int{} // hash -> 1-based index among the attached
+	var names []string       // the attached ones' names
 	for i, inp := range in {
 		name := inp.Path
 		if name == "" {
@@ -199,9 +265,7 @@ func Prepare(in []Input, opts Options) (imgs []Prepared, skipped []prompt.Skippe
 		if name == "" {
 			name = "image " + strconv.Itoa(i+1)
 		}
-		skip := func(reason string) {
-			skipped = append(skipped, prompt.SkippedImage{Path: name, Reason: reason})
-		}
+		skip := func(reason string) { done(i, name, nil, reason) }
 		data := inp.Bytes
 		if data == nil {
 			var reason string
@@ -226,28 +290,27 @@ func Prepare(in []Input, opts Options) (imgs []Prepared, skipped []prompt.Skippe
 		}
 		hash := sha256Hex(data)
 		if n, dup := seen[hash]; dup {
-			if imgs[n-1].Image.Path != name { // the same path twice (--image and the text) says nothing
+			// The same path twice (--image and the text) says nothing in a
+			// prompt; a check still names it.
+			if names[n-1] != name || sayAll {
 				skip("the same image as image " + strconv.Itoa(n) + " — attached once")
 			}
 			continue
 		}
-		if len(imgs) >= opts.MaxImages {
+		if len(names) >= opts.MaxImages {
 			skip("attachment limit of " + strconv.Itoa(opts.MaxImages) + " images per message reached")
 			continue
 		}
-		p, reason := prepareOne(name, data, mime, opts)
+		p, reason := prep(name, data, mime, opts)
 		if reason != "" {
 			skip(reason)
 			continue
 		}
 		p.ID, p.SHA256 = inp.ID, hash
-		imgs = append(imgs, p)
-		seen[hash] = len(imgs)
-		if !opts.Vision {
-			skip(ReasonNoVision)
-		}
+		names = append(names, name)
+		seen[hash] = len(names)
+		done(i, name, &p, "")
 	}
-	return imgs, skipped
 }
 
 func sha256Hex(b []byte) string {
@@ -321,15 +384,8 @@ func mib(n int64) string {
 // prepareOne decodes one sniffed image and produces what is sent, or a
 // refusal reason.
 func prepareOne(name string, data []byte, mime string, opts Options) (Prepared, string) {
-	cfg, err := decodeConfig(data, mime)
-	if err != nil {
-		return Prepared{}, ReasonUndecodable
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return Prepared{}, ReasonUndecodable
-	}
-	if int64(cfg.Width)*int64(cfg.Height) > opts.MaxPixels {
-		return Prepared{}, fmt.Sprintf("%d×%d pixels is more than the %d-megapixel limit", cfg.Width, cfg.Height, opts.MaxPixels/1_000_000)
+	if _, reason := checkHeader(data, mime, opts); reason != "" {
+		return Prepared{}, reason
 	}
 	img, err := decode(data, mime)
 	if err != nil {
@@ -385,6 +441,19 @@ func prepareOne(name string, data []byte, mime string, opts Options) (Prepared, 
 	}
 	p.Label = strings.Join(append([]string{prompt.SizeLabel(int64(len(data)))}, notes...), ", ")
 	return p, ""
+}
+
+// checkHeader reads a sniffed image's dimensions from its header and refuses
+// one without any or with more pixels than opts.MaxPixels.
+func checkHeader(data []byte, mime string, opts Options) (image.Config, string) {
+	cfg, err := decodeConfig(data, mime)
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+		return cfg, ReasonUndecodable
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > opts.MaxPixels {
+		return cfg, fmt.Sprintf("%d×%d pixels is more than the %d-megapixel limit", cfg.Width, cfg.Height, opts.MaxPixels/1_000_000)
+	}
+	return cfg, ""
 }
 
 func formatName(mime string) string {
