@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/workspace"
 )
 
@@ -82,7 +83,11 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		vitestJSON = filepath.Join(tmp, "report.json")
 		argv = append(argv, "--outputFile.json="+vitestJSON)
 	}
-	r, err := child.RunEnv(ctx, plan.dir, timeout, "", runEnv, argv...)
+	runCtx := ctx
+	if runner == RunnerNode {
+		runCtx = live.Map(ctx, liveTAPLine)
+	}
+	r, err := child.RunEnv(runCtx, plan.dir, timeout, "", runEnv, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", runner, err)
 	}
@@ -549,18 +554,33 @@ var (
 	tapKey      = regexp.MustCompile(`^([A-Za-z_]+): ?(.*)$`)
 )
 
+// liveTAPLine keeps, of node's TAP, what a person follows a run by: each
+// test's ok / not ok line and the closing # counts (not the YAML blocks).
+func liveTAPLine(line string) (string, bool) {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "ok ") || strings.HasPrefix(t, "not ok ") || strings.HasPrefix(t, "# ") && !strings.HasPrefix(t, "# Subtest:") {
+		return line, true
+	}
+	return "", false
+}
+
 // ParseTAP reads node --test's TAP output: counts from its "# tests/pass/
 // fail/skipped" trailer (tests deselected by a name pattern, which node
 // reports as skipped, are not counted), failures from "not ok" entries
 // with their YAML blocks: file relative to root, line of the failing
 // assertion (the first stack frame in the test's file, else any frame in
-// the workspace outside node_modules, else the test's own location).
+// the workspace outside node_modules, else the test's own location). A run
+// killed before its trailer counts the leaf results it had printed.
 func ParseTAP(out, root string) map[string]any {
 	res := map[string]any{}
 	lines := strings.Split(out, "\n")
 	deselected := 0
 	var stack []string
 	failures := []map[string]any{}
+	// Leaf results counted as they come, for a run killed before its
+	// summary: hasChild[d] says the test open at depth d had results under it.
+	var hasChild []bool
+	leaf := map[string]int{}
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if m := tapSubtest.FindStringSubmatch(l); m != nil {
@@ -569,6 +589,10 @@ func ParseTAP(out, root string) map[string]any {
 				stack = stack[:depth]
 			}
 			stack = append(stack, m[2])
+			for len(hasChild) <= depth {
+				hasChild = append(hasChild, false)
+			}
+			hasChild[depth] = false
 			continue
 		}
 		m := tapResult.FindStringSubmatch(l)
@@ -604,10 +628,24 @@ func ParseTAP(out, root string) map[string]any {
 			}
 			i = j
 		}
+		depth := len(indent) / 4
+		if depth > 0 && depth-1 < len(hasChild) {
+			hasChild[depth-1] = true
+		}
+		if depth >= len(hasChild) || !hasChild[depth] {
+			switch {
+			case directive == "SKIP" && reason == "test name does not match pattern":
+			case directive == "SKIP" || directive == "TODO":
+				leaf["skipped"]++
+			case status == "ok":
+				leaf["pass"]++
+			default:
+				leaf["fail"]++
+			}
+		}
 		if status != "not ok" || directive == "TODO" || yaml["failureType"] == "subtestsFailed" {
 			continue
 		}
-		depth := len(indent) / 4
 		full := name
 		if depth > 0 && depth <= len(stack) {
 			full = strings.Join(append(append([]string{}, stack[:depth]...), name), " > ")
@@ -644,6 +682,11 @@ func ParseTAP(out, root string) map[string]any {
 			n += t
 		}
 		res["skipped"] = n - deselected
+	}
+	if !hasTotal { // killed before its summary: what had finished
+		if n := leaf["pass"] + leaf["fail"] + leaf["skipped"]; n > 0 {
+			res["total"], res["pass"], res["fail"], res["skipped"] = n, leaf["pass"], leaf["fail"], leaf["skipped"]
+		}
 	}
 	return res
 }

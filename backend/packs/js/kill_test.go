@@ -1,0 +1,90 @@
+package js
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/visdesktop/vis/backend/live"
+	"github.com/visdesktop/vis/backend/packs/packtest"
+)
+
+// A node:test run killed at its timeout returns the rows it had (TAP
+// streams them as each test ends), and its lines were seen live.
+func TestNodeTestKilledKeepsItsRows(t *testing.T) {
+	needNode(t)
+	t.Parallel()
+	dir := t.TempDir()
+	packtest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name":"k","version":"1.0.0","scripts":{"test":"node --test"}}`,
+		"test/k.test.js": `const test = require('node:test')
+const assert = require('node:assert')
+const fs = require('node:fs')
+test('passes', () => {})
+test('fails', () => { assert.strictEqual(1, 2) })
+test('hangs', async () => { fs.writeFileSync('started', ''); setInterval(() => {}, 1000); await new Promise(() => {}) })
+`,
+	})
+	env, _ := packtest.ToolEnv(t, dir)
+	var mu sync.Mutex
+	var seen []string
+	ctx := live.With(context.Background(), func(l string) { mu.Lock(); seen = append(seen, l); mu.Unlock() })
+	got, err := Test(ctx, env, call("javascript", dir, map[string]any{"timeout_ms": 8000}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["timed_out"] != true || got["is_pass"] != false || !strings.Contains(got["error"].(string), "timed out") {
+		t.Fatalf("hung run: timed_out %v is_pass %v error %v", got["timed_out"], got["is_pass"], got["error"])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "started")); err != nil {
+		t.Fatalf("the hanging test never started within the budget (a machine this slow needs a larger timeout_ms here)\n%v", got["output"])
+	}
+	if got["pass"] != 1 || got["fail"] != 1 {
+		t.Errorf("rows kept on kill: pass %v fail %v\n%v", got["pass"], got["fail"], got["output"])
+	}
+	fs, _ := got["failures"].([]map[string]any)
+	if len(fs) != 1 || fs[0]["test"] != "fails" || fs[0]["file"] != "test/k.test.js" || fs[0]["line"] != 5 || !strings.Contains(fs[0]["message"].(string), "1 !== 2") {
+		t.Errorf("failure rows = %v", fs)
+	}
+	mu.Lock()
+	shown := strings.Join(seen, "\n")
+	mu.Unlock()
+	if !strings.Contains(shown, "ok 1 - passes") || !strings.Contains(shown, "not ok 2 - fails") {
+		t.Errorf("live lines:\n%s", shown)
+	}
+}
+
+// A TAP stream cut before its trailer counts leaf tests only: a describe
+// whose subtests printed results is not a test of its own.
+func TestParseTAPCutBeforeTheTrailer(t *testing.T) {
+	tap := `TAP version 13
+# Subtest: math
+    # Subtest: adds
+    ok 1 - adds
+    # Subtest: subtracts
+    not ok 2 - subtracts
+      ---
+      error: 'nope'
+      ...
+    # Subtest: later
+    ok 3 - later # SKIP
+    1..3
+not ok 1 - math
+  ---
+  failureType: 'subtestsFailed'
+  ...
+# Subtest: top
+ok 2 - top
+# Subtest: hangs
+`
+	got := ParseTAP(tap, "/w")
+	if got["total"] != 4 || got["pass"] != 2 || got["fail"] != 1 || got["skipped"] != 1 {
+		t.Fatalf("counts = total %v pass %v fail %v skipped %v", got["total"], got["pass"], got["fail"], got["skipped"])
+	}
+	if f := got["failures"].([]map[string]any); len(f) != 1 || f[0]["test"] != "math > subtracts" {
+		t.Fatalf("failures = %v", f)
+	}
+}
