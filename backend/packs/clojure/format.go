@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -78,7 +79,7 @@ func walkSources(cwd string, paths []string) ([]string, error) {
 				return nil
 			}
 			if d.IsDir() {
-				if q != abs && (strings.HasPrefix(d.Name(), ".") || skipDirs[d.Name()]) {
+				if q != abs && (strings.HasPrefix(d.Name(), ".") || skipDirs[d.Name()] || dataDirs[d.Name()]) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -97,13 +98,36 @@ func walkSources(cwd string, paths []string) ([]string, error) {
 	return out, nil
 }
 
-// defaultPaths are the project's source and test folders (else cwd).
+// dataDirs are folders of test data by convention: the files tests read
+// as input, whose exact text the tests may depend on (clj-reload's
+// fixtures/ parses ns metadata and counts ns forms per file). A folder walk
+// leaves them alone; naming one in paths formats or lints it.
+var dataDirs = map[string]bool{"fixtures": true, "testdata": true, "test-resources": true}
+
+// defaultPaths are the project's source and test folders (else cwd),
+// without the test-data folders a :dev alias may put on the classpath.
 func defaultPaths(pr *Project) []string {
-	ps := append(pr.SourcePaths(), pr.TestPaths()...)
+	var ps []string
+	for _, p := range append(pr.SourcePaths(), pr.TestPaths()...) {
+		if !inDataDir(p) {
+			ps = append(ps, p)
+		}
+	}
 	if len(ps) == 0 {
 		return []string{"."}
 	}
 	return ps
+}
+
+// inDataDir reports whether a relative path is, or is inside, a dataDirs
+// folder.
+func inDataDir(rel string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(rel)), "/") {
+		if dataDirs[part] {
+			return true
+		}
+	}
+	return false
 }
 
 // toolOpts reads what a call adds to the child it runs: environment
@@ -162,8 +186,15 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 	if err != nil {
 		return fail(fmt.Errorf("clojure format_code: %w", err))
 	}
-	if len(files) == 0 {
+	var held []ext.FormatError
+	if tool == "standard-clj" {
+		files, held = holdNSRewrites(c.Cwd, files)
+	}
+	if len(files) == 0 && len(held) == 0 {
 		return ext.FormatResult{Formatter: tool, Why: why, Message: "no Clojure files under " + strings.Join(paths, ", ")}, nil
+	}
+	if len(files) == 0 {
+		return ext.FormatResult{Formatter: tool, Why: why, Errors: held}, nil
 	}
 	before := map[string]string{}
 	for _, f := range files {
@@ -174,7 +205,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 	if err != nil {
 		return fail(fmt.Errorf("clojure format_code: %s: %w", tool, err))
 	}
-	out := ext.FormatResult{Formatter: tool, Why: why, Checked: len(files)}
+	out := ext.FormatResult{Formatter: tool, Why: why, Checked: len(files), Errors: held}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		if string(b) != before[f] {
@@ -185,4 +216,77 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 		out.Error = fmt.Sprintf("%s exited with code %d: %s", tool, r.exit, strings.TrimSpace(tail(r.stderr+r.stdout, 8)))
 	}
 	return out, nil
+}
+
+var (
+	nsFormRe           = regexp.MustCompile(`(?m)^\(ns[\s)]`)
+	condReferClojureRe = regexp.MustCompile(`#\?\(\s*:[\w-]+\s+\(:refer-clojure`)
+)
+
+// holdNSRewrites keeps out of a standard-clj run the files whose ns form
+// Standard Clojure Style rewrites into different code (it re-prints every
+// ns form from what it parsed, and known cases come out wrong):
+//   - more than one top-level ns form: the first is rewritten from all of
+//     them (renamed to the last one's name, their requires merged);
+//   - a splicing reader conditional (#?@) in the ns form, or :refer-clojure
+//     under a reader conditional: the platform split is lost, e.g.
+//     [lib :as x #?@(:cljs [:refer [T]])] became [lib :as x :refer [T]] for
+//     Clojure too (jasentaa's position_test.cljc; upstream
+//     oakmac/standard-clojure-style-js#210 for :refer-clojure).
+//
+// Each held file is an error row saying why.
+func holdNSRewrites(cwd string, files []string) (kept []string, held []ext.FormatError) {
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		why := ""
+		if err == nil {
+			locs := nsFormRe.FindAllIndex(b, 2)
+			switch {
+			case len(locs) > 1:
+				why = "the file has more than one ns form, and standard-clj rewrites the first from all of them (renaming it)"
+			case len(locs) == 1:
+				ns := formText(b[locs[0][0]:])
+				if strings.Contains(ns, "#?@") || condReferClojureRe.MatchString(ns) {
+					why = "its ns form has reader conditionals (#?@, or :refer-clojure under #?) that standard-clj re-prints without their platform split"
+				}
+			}
+		}
+		if why != "" {
+			held = append(held, ext.FormatError{File: workspace.RelTo(cwd, f),
+				Message: "not formatted: " + why + "; format it with cljfmt or zprint, or by hand"})
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, held
+}
+
+// formText is the balanced form at the start of b (strings, comments and
+// character literals skipped), or all of b when it never closes.
+func formText(b []byte) string {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case ';':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return string(b[:i+1])
+			}
+		}
+	}
+	return string(b)
 }

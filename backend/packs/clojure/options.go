@@ -44,6 +44,7 @@ var ToolOptions = ext.VerbOptions{
 	},
 	ext.VerbStart: {
 		{Key: "aliases", Type: "str | [str]", Doc: "deps.edn aliases (or lein profiles) on the REPL's classpath"},
+		{Key: "env", Type: "{str: str}", Doc: "environment variables of THIS REPL's process (its launcher: lein, clojure, java)"},
 		{Key: "port", Instead: `repl_start starts nothing on a port you name: to use a server that is already running, call repl_connect("clojure", {"port": ...})`},
 		{Key: "build", Instead: `repl_start starts no shadow-cljs build: to use one that is already running, call repl_connect("clojure", {"build": ...})`},
 		{Key: "host", Instead: `repl_start starts a local REPL: to use a server on another host, call repl_connect("clojure", {"host": ..., "port": ...})`},

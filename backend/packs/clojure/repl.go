@@ -32,6 +32,7 @@ type repl struct {
 	build, target      string // shadow-cljs attachment: build id and its :target
 	tool               string // clj, lein, bb, java, shadow-cljs, or "" (external)
 	aliases            []string
+	vars               []string // the repl_start call's env ("NAME=value"), kept for a restart
 	argv               []string
 	note               string
 	logPath            string
@@ -185,7 +186,7 @@ func logPathFor(env ext.ToolEnv, id string) string {
 // ---- managed processes ----
 
 // launch starts l in dir with its output in logPath.
-func launch(l Launcher, dir, logPath string) (*repl, error) {
+func launch(l Launcher, dir, logPath string, vars []string) (*repl, error) {
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return nil, fmt.Errorf("nREPL log: %w", err)
 	}
@@ -197,7 +198,7 @@ func launch(l Launcher, dir, logPath string) (*repl, error) {
 	prior := portFileBefore(dir)
 	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), vars...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
@@ -414,9 +415,18 @@ func (p *Pack) mirror(r *repl, status string) {
 		res.Logs = func(n int) (string, error) { return readTail(r.logPath, n) }
 	}
 	if r.managed {
-		env, dir, aliases := r.env, r.dir, r.aliases
+		env, dir, aliases, vars := r.env, r.dir, r.aliases, r.vars
 		res.Restart = func(ctx context.Context) error {
-			out, err := p.start(ctx, env, ext.Call{Language: "clojure", Cwd: dir, Opts: map[string]any{"aliases": stringList(aliases)}})
+			opts := map[string]any{"aliases": stringList(aliases)}
+			if len(vars) > 0 {
+				m := map[string]any{}
+				for _, kv := range vars {
+					k, v, _ := strings.Cut(kv, "=")
+					m[k] = v
+				}
+				opts["env"] = m
+			}
+			out, err := p.start(ctx, env, ext.Call{Language: "clojure", Cwd: dir, Opts: opts})
 			if err != nil {
 				return err
 			}
@@ -476,6 +486,10 @@ func (p *Pack) start(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[stri
 	if err != nil {
 		return nil, err
 	}
+	vars, err := ext.EnvOf(c.Opts)
+	if err != nil {
+		return nil, fmt.Errorf("clojure repl_start: %w", err)
+	}
 	dir := canonicalDir(c.Cwd)
 	id := ManagedID(dir)
 	if c.ID != "" && c.ID != id {
@@ -508,12 +522,12 @@ func (p *Pack) start(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[stri
 			"message": "cannot start an nREPL: " + err.Error()}, nil
 	}
 	logPath := logPathFor(env, id)
-	r, err := launch(lnch, dir, logPath)
+	r, err := launch(lnch, dir, logPath, vars)
 	if err != nil {
 		return map[string]any{"result": "failed", "id": id, "cwd": tilde(dir), "status": "failed", "running": false,
 			"cmd": strings.Join(lnch.Argv, " "), "tool": lnch.Tool, "log": logPath, "message": err.Error()}, nil
 	}
-	r.id, r.sessionID, r.port, r.aliases, r.env = id, env.SessionID, port, aliases, env
+	r.id, r.sessionID, r.port, r.aliases, r.env, r.vars = id, env.SessionID, port, aliases, env, vars
 	status, err := r.waitPort(ctx, p.opts.StartTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("clojure repl_start: %w", err)

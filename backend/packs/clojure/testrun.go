@@ -487,6 +487,7 @@ func (p *Pack) runCLI(ctx context.Context, proj *Project, plan TestPlan, timeout
 		for k, v := range parseSummary(text) {
 			out[k] = v
 		}
+		reportRows(out, text, proj)
 		if _, ok := out["total"]; !ok && !r.timedOut {
 			out["error"] = fmt.Sprintf("the test command printed no test summary (exit %d): nothing is known to have run; see output", r.exit)
 		}
@@ -517,7 +518,7 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
 func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
 
 var (
-	ranRe     = regexp.MustCompile(`Ran (\d+) tests?(?: cases?)?`)
+	ranRe     = regexp.MustCompile(`Ran (\d+) tests?(?: cases?)?(?: containing (\d+) assertions?)?`)
 	failErrRe = regexp.MustCompile(`(\d+) failures?, (\d+) errors?`)
 	failRe    = regexp.MustCompile(`(?m)^(\d+) failures?\.?\s*$`)
 	kaochaRe  = regexp.MustCompile(`(\d+) tests?, (\d+) assertions?,(?: (\d+) errors?,)?(?: (\d+) pending,)? (\d+) failures?`)
@@ -541,6 +542,9 @@ func parseSummary(text string) map[string]any {
 	if m := ranRe.FindAllStringSubmatch(text, -1); len(m) > 0 {
 		n, _ := strconv.Atoi(m[len(m)-1][1])
 		out["total"] = n
+		if m[len(m)-1][2] != "" {
+			out["assertions"], _ = strconv.Atoi(m[len(m)-1][2])
+		}
 	}
 	if m := failErrRe.FindAllStringSubmatch(text, -1); len(m) > 0 {
 		f, _ := strconv.Atoi(m[len(m)-1][1])
@@ -661,4 +665,141 @@ func (p *Pack) runInREPL(ctx context.Context, r *repl, res Resolved, sel Selecti
 		out["output"] = s + er.Out + er.Err
 	}
 	return out, nil
+}
+
+var (
+	reportRe    = regexp.MustCompile(`^(FAIL|ERROR) in (.*?) ?\(([^()\s:]+):(\d+)\)\s*$`)
+	nsHeadingRe = regexp.MustCompile(`^(?:lein test(?: :only)?|Testing) ([\w.*+!?<>=-]+)(?:/\S+)?\s*$`)
+)
+
+// reportRows reads clojure.test's own fault reports from a runner's text
+// (lein test, cognitect): "FAIL in (test) (file.clj:line)", then testing
+// contexts, the assertion's message, "expected:" and "actual:". One row
+// per report, the file found in the project from the namespace heading
+// ("lein test ns", "Testing ns") and the reported file name. With rows,
+// fail and errored count failing test vars (worst of each), as Vis's own
+// runner does, and pass the rest of total.
+func reportRows(out map[string]any, text string, proj *Project) {
+	if _, ok := out["failures"]; ok {
+		return
+	}
+	lines := strings.Split(stripANSI(text), "\n")
+	var rows []any
+	worst := map[string]string{}
+	ns := ""
+	for i := 0; i < len(lines); i++ {
+		if m := nsHeadingRe.FindStringSubmatch(lines[i]); m != nil {
+			ns = m[1]
+			continue
+		}
+		m := reportRe.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		kind, test, file := strings.ToLower(m[1]), strings.Trim(m[2], "() "), m[3]
+		line, _ := strconv.Atoi(m[4])
+		rowNs := ns
+		if j := strings.LastIndexByte(test, '/'); j > 0 { // kaocha-style ns/test
+			rowNs, test = test[:j], test[j+1:]
+		}
+		var pre []string
+		expected, actual := "", ""
+		j := i + 1
+		for ; j < len(lines); j++ {
+			l := lines[j]
+			if strings.HasPrefix(l, "expected: ") {
+				expected = strings.TrimPrefix(l, "expected: ")
+				continue
+			}
+			if strings.HasPrefix(l, "  actual: ") {
+				actual = strings.TrimPrefix(l, "  actual: ")
+				break
+			}
+			if reportRe.MatchString(l) || strings.TrimSpace(l) == "" && expected != "" {
+				j--
+				break
+			}
+			if expected == "" && strings.TrimSpace(l) != "" {
+				pre = append(pre, l)
+			}
+		}
+		i = j
+		msg := strings.Join(pre, ": ")
+		switch {
+		case kind == "error" && actual != "":
+			if msg != "" {
+				msg += ": "
+			}
+			msg += actual
+		case msg == "":
+			msg = "expected " + expected + ", actual " + actual
+		}
+		key := rowNs + "/" + test
+		if worst[key] != "error" {
+			worst[key] = kind
+		}
+		rows = append(rows, map[string]any{"ns": rowNs, "test": test, "type": kind, "message": msg,
+			"expected": expected, "actual": actual, "file": proj.reportedFile(rowNs, file), "line": line})
+	}
+	if len(rows) == 0 {
+		if t, ok := out["total"].(int); ok && out["fail"] == 0 && out["errored"] == 0 {
+			out["pass"] = t
+		}
+		return
+	}
+	out["failures"] = rows
+	nfail, nerr := 0, 0
+	for _, k := range worst {
+		if k == "error" {
+			nerr++
+		} else {
+			nfail++
+		}
+	}
+	out["fail"], out["errored"] = nfail, nerr
+	if t, ok := out["total"].(int); ok {
+		out["pass"] = max(0, t-nfail-nerr)
+	}
+}
+
+// reportedFile maps the file name clojure.test reports (a base name, from
+// the stack frame) to the project file: the namespace's own file when its
+// name matches, else the one file of that name under the project's source
+// and test folders, else the name as reported.
+func (pr *Project) reportedFile(ns, name string) string {
+	dirs := append(pr.TestPaths(), pr.SourcePaths()...)
+	if ns != "" {
+		stem := strings.ReplaceAll(strings.ReplaceAll(ns, ".", "/"), "-", "_")
+		if filepath.Base(stem)+filepath.Ext(name) == name {
+			for _, d := range dirs {
+				rel := filepath.Join(d, stem+filepath.Ext(name))
+				if _, err := os.Stat(filepath.Join(pr.Dir, rel)); err == nil {
+					return filepath.ToSlash(rel)
+				}
+			}
+		}
+	}
+	var found []string
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		_ = filepath.WalkDir(filepath.Join(pr.Dir, d), func(p string, e os.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if e.IsDir() && (strings.HasPrefix(e.Name(), ".") || skipDirs[e.Name()]) && p != filepath.Join(pr.Dir, d) {
+				return filepath.SkipDir
+			}
+			if !e.IsDir() && e.Name() == name {
+				if rel, err := filepath.Rel(pr.Dir, p); err == nil && !seen[rel] {
+					seen[rel] = true
+					found = append(found, filepath.ToSlash(rel))
+				}
+			}
+			return nil
+		})
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return name
 }
