@@ -210,7 +210,8 @@ type Goal struct {
 // Status is what the footer shows for the open session (or, before one
 // exists, the workspace).
 type Status struct {
-	Provider     string   `json:"provider"`
+	Provider     string   `json:"provider"`      // id: "app" (settings), "env", "flag" or a config.yml id
+	ProviderName string   `json:"provider_name"` // how a person knows it: the preset, else the base URL's host
 	Model        string   `json:"model"`
 	BaseURL      string   `json:"base_url"`
 	ConfigError  string   `json:"config_error"` // why no turn can run ("" = fine)
@@ -482,7 +483,7 @@ func toPreset(p config.Preset) Preset {
 
 func toStatus(v backend.StatusView) Status {
 	s := Status{
-		Provider: v.Provider, Model: v.Model, BaseURL: v.BaseURL, ConfigError: v.ConfigError,
+		Provider: v.Provider, ProviderName: v.ProviderName, Model: v.Model, BaseURL: v.BaseURL, ConfigError: v.ConfigError,
 		Usage: toUsage(v.Usage), CostUSD: v.CostUSD, ContextUsed: v.ContextUsed, ContextLimit: v.ContextLimit,
 		Packs: append([]string{}, v.Packs...), REPLs: v.REPLs, Running: v.Running,
 	}

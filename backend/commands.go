@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 
 	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/goals"
+	"github.com/visdesktop/vis/backend/store"
 )
 
 // SlashCommand describes one `/command` a person can type.
@@ -75,7 +78,10 @@ func asCommandError(err error) error {
 
 // StatusView is what the window's footer shows.
 type StatusView struct {
-	Provider     string      `json:"provider"`
+	Provider string `json:"provider"` // the provider's id: "app" (the window's settings), "env", "flag" or a config.yml id
+	// ProviderName is how a person knows it: the settings' preset
+	// ("OpenAI", "Ollama"), else the base URL's host, else the id.
+	ProviderName string      `json:"provider_name"`
 	Model        string      `json:"model"`
 	BaseURL      string      `json:"base_url"`
 	ConfigError  string      `json:"config_error,omitempty"`
@@ -108,6 +114,7 @@ func (e *Engine) Status(ctx context.Context, sessionID, workspace string) (Statu
 		v.ConfigError = strings.TrimPrefix(err.Error(), ErrConfig.Error()+": ")
 	} else {
 		v.Provider, v.Model, v.BaseURL = rv.res.ProviderID, rv.res.Model.Name, rv.res.BaseURL
+		v.ProviderName = e.providerName(rv.res.ProviderID, rv.res.BaseURL)
 		if rv.res.Model.Context > 0 {
 			v.ContextLimit = rv.res.Model.Context
 		}
@@ -121,10 +128,34 @@ func (e *Engine) Status(ctx context.Context, sessionID, workspace string) (Statu
 	if err != nil {
 		return v, err
 	}
-	for _, t := range turns {
-		v.Usage = v.Usage.Add(t.Usage)
+	// A running turn's row has no usage until it ends: count it live, from
+	// the responses that arrived so far (the loop's OnUsage), else from its
+	// saved iterations.
+	var live *liveUsage
+	if rt := e.lookup(sessionID); rt != nil {
+		live = rt.usage.Load()
 	}
-	if len(turns) > 0 {
+	for i, t := range turns {
+		if t.Status != store.TurnRunning {
+			v.Usage = v.Usage.Add(t.Usage)
+			continue
+		}
+		if live != nil && live.turn == t.Position {
+			v.Usage = v.Usage.Add(live.soFar)
+			if i == len(turns)-1 && live.last.InputTokens > 0 {
+				v.ContextUsed = live.last.InputTokens
+			}
+			continue
+		}
+		its, err := e.store.ListIterations(ctx, t.ID)
+		if err != nil {
+			return v, err
+		}
+		for _, it := range its {
+			v.Usage = v.Usage.Add(it.Usage)
+		}
+	}
+	if len(turns) > 0 && v.ContextUsed == 0 {
 		its, err := e.store.ListIterations(ctx, turns[len(turns)-1].ID)
 		if err != nil {
 			return v, err
@@ -154,4 +185,35 @@ func (e *Engine) Goal(ctx context.Context, sessionID string) (*goals.Goal, error
 		return nil, err
 	}
 	return &g, nil
+}
+
+// liveUsage is a running turn's tokens as its responses arrive.
+type liveUsage struct {
+	turn        int // the turn's position
+	soFar, last chat.Usage
+}
+
+// providerName is how the footer names a provider: the window's settings
+// by their preset ("OpenAI", "LM Studio"), a custom endpoint, the
+// environment or the command line by the base URL's host, a config.yml
+// provider by its id.
+func (e *Engine) providerName(id, baseURL string) string {
+	host := baseURL
+	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	switch id {
+	case config.SettingsProviderID:
+		if s, err := config.LoadSettings(e.home); err == nil && s.Provider != nil {
+			for _, p := range config.Presets {
+				if p.ID == s.Provider.Preset && p.ID != "custom" {
+					return p.Label
+				}
+			}
+		}
+		return host
+	case "env", "flag", "":
+		return host
+	}
+	return id
 }

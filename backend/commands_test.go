@@ -126,3 +126,62 @@ func TestStatusForTheFooter(t *testing.T) {
 		t.Fatalf("after pause: %+v", g)
 	}
 }
+
+// The footer's tokens follow a running turn: once its first response
+// arrived (the turn is now in its second model call) they count it, not
+// only finished turns.
+func TestStatusCountsTheRunningTurn(t *testing.T) {
+	llm := providertest.New(
+		providertest.Reply{Content: []string{"hi"}, Usage: &chat.Usage{InputTokens: 500, OutputTokens: 50}},
+		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 1000, OutputTokens: 100}},
+		providertest.Reply{Hang: true},
+	)
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	ws := t.TempDir()
+	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, stop := e.Events().Subscribe(1024)
+	defer stop()
+	if a, err := e.Dispatch(ctx, res.SessionID, Input{Text: "second"}); err != nil || !a.Started {
+		t.Fatalf("dispatch = %+v, %v", a, err)
+	}
+	waitFor(t, ch, events.PhaseProviderCall)
+	waitFor(t, ch, events.PhaseProviderCall) // the first response arrived and its program ran
+	v, err := e.Status(ctx, res.SessionID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Running || v.Usage.InputTokens != 1500 || v.Usage.OutputTokens != 150 || v.ContextUsed != 1000 {
+		t.Fatalf("while running: running %v usage %+v context %d; want 1500/150 and 1000", v.Running, v.Usage, v.ContextUsed)
+	}
+	e.CancelTurn(res.SessionID)
+	waitFor(t, ch, events.PhaseTurnEnd)
+}
+
+// The footer names the provider as a person knows it, never "app".
+func TestStatusProviderName(t *testing.T) {
+	llm := providertest.New()
+	defer llm.Close()
+	home := t.TempDir()
+	e, err := Open(context.Background(), Options{Home: home, Getenv: func(string) string { return "" }, Secrets: secrets.NewWith(filepath.Join(home, "s.json"), nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	host := strings.TrimPrefix(strings.TrimSuffix(llm.URL, "/v1"), "http://")
+	for _, tt := range []struct{ preset, want string }{{"ollama", "Ollama"}, {"lmstudio", "LM Studio"}, {"custom", host}} {
+		if _, err := e.SaveSettings(ctx, SaveSettingsRequest{Preset: tt.preset, BaseURL: llm.URL, Model: "m"}); err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.Status(ctx, "", t.TempDir())
+		if err != nil || v.Provider != "app" || v.ProviderName != tt.want {
+			t.Errorf("preset %s: provider %q name %q (%v); want app, %q", tt.preset, v.Provider, v.ProviderName, err, tt.want)
+		}
+	}
+}

@@ -97,6 +97,7 @@ type sessionRT struct {
 	cur    atomic.Pointer[[2]int]       // turn and iteration of the program running now
 	live   atomic.Pointer[liveTail]     // the running tool's live output (livetail.go)
 	ticket atomic.Pointer[goals.Ticket] // the goal as the current model request started
+	usage  atomic.Pointer[liveUsage]    // the running turn's tokens so far (Status)
 }
 
 // Open opens (creating when needed) the state under opts.Home/desktop and
@@ -563,6 +564,7 @@ func (e *Engine) runPlan(ctx context.Context, p *turnPlan) (TurnResult, func(), 
 	}
 	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: p.rv.client, Exec: execAdapter{rt, blockLimits(p.rv.cfg, e.home)}, State: &rt.state}
 	t := p.turn
+	t.OnUsage = func(pos int, soFar, last chat.Usage) { rt.usage.Store(&liveUsage{turn: pos, soFar: soFar, last: last}) }
 	t.OnStart = func(ctx context.Context, turnID int64) {
 		if _, err := attach.Save(ctx, e.store, id, turnID, p.imgs); err != nil {
 			e.broker.Publish(eventWarning(id, "An image could not be saved with the turn: "+err.Error()))

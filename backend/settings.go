@@ -142,16 +142,13 @@ func (e *Engine) TestConnection(ctx context.Context, baseURL, model string, apiK
 	}
 	ms, err := e.ListModels(ctx, baseURL, apiKey)
 	if err != nil {
-		var pe *provider.Error
-		if errors.As(err, &pe) {
-			switch pe.Kind {
-			case provider.KindAuth:
-				return ConnectionVerdict{Message: "The endpoint answered but refused the API key (" + pe.Message + ")."}
-			case provider.KindNetwork:
-				return ConnectionVerdict{Message: "Nothing answers at " + baseURL + ". Is the server running, and is the URL right (it usually ends in /v1)?"}
-			case provider.KindNotFound:
-				return ConnectionVerdict{Message: "Something answers at " + baseURL + " but it is not an OpenAI-compatible API (no /models). Check the URL; it usually ends in /v1."}
-			}
+		// One sentence with the next step (start the server, check the
+		// URL, check the key), as a failed turn says it.
+		if _, said := provider.Explain(err); said != "" {
+			return ConnectionVerdict{Message: said}
+		}
+		if errors.Is(err, ErrConfig) {
+			return ConnectionVerdict{Message: "The URL is not usable: " + strings.TrimPrefix(err.Error(), ErrConfig.Error()+": provider: ")}
 		}
 		return ConnectionVerdict{Message: "The connection failed: " + err.Error()}
 	}

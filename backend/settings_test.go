@@ -35,7 +35,7 @@ func TestSettingsConfigureTheWindowProvider(t *testing.T) {
 	if v := e.TestConnection(ctx, llm.URL, "gamma", &key); v.OK || !strings.Contains(v.Message, "gamma") {
 		t.Fatalf("missing model verdict = %+v", v)
 	}
-	if v := e.TestConnection(ctx, "http://127.0.0.1:1/v1", "", nil); v.OK || !strings.Contains(v.Message, "Nothing answers") {
+	if v := e.TestConnection(ctx, "http://127.0.0.1:1/v1", "", nil); v.OK || !strings.Contains(v.Message, "is not running (connection refused): start it") {
 		t.Fatalf("dead endpoint verdict = %+v", v)
 	}
 	v, err = e.SaveSettings(ctx, SaveSettingsRequest{Preset: "custom", BaseURL: llm.URL, Model: "beta", APIKey: &key})

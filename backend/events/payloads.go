@@ -202,6 +202,9 @@ type IterationError struct {
 	Error string `json:"error"`
 	// The provider error's kind, or empty, store, unknown.
 	Kind string `json:"kind"`
+	// What a person can act on (provider.Code*: server_down, auth,
+	// model_not_found, tls, timeout, ...); empty when not the provider's.
+	Code string `json:"code,omitempty"`
 	// Empty replies in a row.
 	Streak int `json:"streak,omitempty"`
 }
@@ -209,9 +212,13 @@ type IterationError struct {
 // TurnEnd: a turn ended; the session is free when it arrives.
 type TurnEnd struct {
 	// done, error, cancelled or halted.
-	Status     string `json:"status"`
-	Answer     string `json:"answer"`
-	Error      string `json:"error"`
+	Status string `json:"status"`
+	Answer string `json:"answer"`
+	// Why the turn failed, in one sentence that says what to do when the
+	// provider failed (no Go error text).
+	Error string `json:"error"`
+	// The provider failure's code (as iteration-error's); empty otherwise.
+	ErrorCode  string `json:"error_code,omitempty"`
 	Iterations int    `json:"iterations"`
 	Usage      Usage  `json:"usage"`
 	DurationMs int64  `json:"duration_ms"`

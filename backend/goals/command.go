@@ -269,6 +269,17 @@ func (s *Service) Slash(ctx context.Context, sessionID, text string) (Result, er
 	return s.Apply(ctx, sessionID, c)
 }
 
+// StatusLabel is a status in the words a person reads everywhere (the
+// window's goal panel and footer use the same mapping, frontend
+// lib/goal.ts statusLabel): budget_limited is "budget spent"; the other
+// statuses are their own words.
+func StatusLabel(status string) string {
+	if status == StatusBudgetLimited {
+		return "budget spent"
+	}
+	return status
+}
+
 // Render is a human-readable multi-line summary of g, for `/goal` without
 // an argument and the CLI. Times are as recorded in g.
 func Render(g Goal) string {
@@ -281,7 +292,7 @@ func Render(g Goal) string {
 	for _, l := range lines[1:] {
 		fmt.Fprintf(&b, "      %s\n", l)
 	}
-	fmt.Fprintf(&b, "Status: %s\n", g.Status)
+	fmt.Fprintf(&b, "Status: %s\n", StatusLabel(g.Status))
 	if g.IterationBudget != nil {
 		fmt.Fprintf(&b, "Iterations: %d of %d\n", g.IterationsUsed, *g.IterationBudget)
 	} else {

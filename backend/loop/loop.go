@@ -162,6 +162,10 @@ type Turn struct {
 	// OnStart, when set, runs once the turn is recorded (e.g. to link the
 	// message's images to it).
 	OnStart func(ctx context.Context, turnID int64)
+	// OnUsage, when set, is called as each response's usage arrives (before
+	// its programs run) with the turn's position, its usage so far and the
+	// response's own, so the footer's figures follow the turn live.
+	OnUsage func(turn int, soFar, last chat.Usage)
 	// DeferEnd: Run does not publish turn-end; the caller publishes
 	// EndEvent(result) once it has finished its own after-turn work (so a
 	// client reacting to turn-end finds the session free).
@@ -170,11 +174,13 @@ type Turn struct {
 
 // Result is the outcome of a turn.
 type Result struct {
-	TurnID     int64
-	Turn       int
-	Status     string
-	Answer     string
-	Error      string
+	TurnID int64
+	Turn   int
+	Status string
+	Answer string
+	Error  string
+	// ErrorCode: the provider failure's code (provider.Code*), else "".
+	ErrorCode  string
 	Iterations int
 	Usage      chat.Usage
 	DurationMs int64
@@ -184,7 +190,7 @@ type Result struct {
 // EndEvent is the turn-end event of a finished turn.
 func EndEvent(r Result) events.Event {
 	return events.Event{Phase: events.PhaseTurnEnd, SessionID: r.SessionID, Turn: r.Turn, Data: events.TurnEnd{
-		Status: r.Status, Answer: r.Answer, Error: r.Error,
+		Status: r.Status, Answer: r.Answer, Error: r.Error, ErrorCode: r.ErrorCode,
 		Iterations: r.Iterations, Usage: events.Usage(r.Usage), DurationMs: r.DurationMs,
 	}}
 }
@@ -453,6 +459,9 @@ func (tr *turnRun) run() Result {
 		it.LLMMs = tr.now().Sub(it.Started).Milliseconds()
 		it.Reasoning, it.Usage = resp.Reasoning, resp.Usage
 		tr.usage = tr.usage.Add(resp.Usage)
+		if tr.t.OnUsage != nil && resp.HasUsage {
+			tr.t.OnUsage(tr.pos, tr.usage, resp.Usage)
+		}
 		if resp.HasUsage && resp.Usage.InputTokens > 0 {
 			if tr.State != nil {
 				tr.State.measure(resp.Usage)
@@ -468,18 +477,24 @@ func (tr *turnRun) run() Result {
 				tr.persist(it, appendedFrom)
 				return tr.cancelled()
 			}
-			it.Status, it.Error, it.Prose = "error", err.Error(), resp.Content
-			tr.publish(tr.iter, events.IterationError{Error: err.Error(), Kind: kindOf(pe)})
+			// A person reads the failure as one sentence with what to do
+			// (provider.Explain), never Go's error text.
+			code, said := provider.Explain(err)
+			if oe := (*overflowError)(nil); said == "" || errors.As(err, &oe) {
+				said = err.Error() // the overflow's own sentence names the model's window
+			}
+			it.Status, it.Error, it.Prose = "error", said, resp.Content
+			tr.publish(tr.iter, events.IterationError{Error: said, Kind: kindOf(pe), Code: code})
 			if pe == nil || !pe.Partial {
 				// Fatal, or retries exhausted: the provider is not usable now.
 				tr.persist(it, appendedFrom)
-				return Result{Status: StatusError, Error: err.Error(), Answer: tr.best}
+				return Result{Status: StatusError, Error: said, ErrorCode: code, Answer: tr.best}
 			}
 			iterErrors++
 			tr.msgs = append(tr.msgs, chat.User(iterationErrorMessage(tr.iter, pe)))
 			tr.persist(it, appendedFrom)
 			if iterErrors >= IterationErrorLimit {
-				return Result{Status: StatusError, Error: fmt.Sprintf("%d provider errors in a row; last: %v", iterErrors, err), Answer: tr.best}
+				return Result{Status: StatusError, Error: fmt.Sprintf("%d provider errors in a row; the last: %s", iterErrors, said), ErrorCode: code, Answer: tr.best}
 			}
 			reason = "iteration-error"
 			continue
@@ -730,11 +745,12 @@ func kindOf(pe *provider.Error) string {
 	return string(pe.Kind)
 }
 
+// errString is a retried failure as a person reads it.
 func errString(e *provider.Error) string {
 	if e == nil {
 		return ""
 	}
-	return e.Error()
+	return e.Sentence()
 }
 
 func mustJSON(v any) string {

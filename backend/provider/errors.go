@@ -46,7 +46,14 @@ type Error struct {
 	// Partial: the stream broke (or was cancelled) after some output; the
 	// Response returned alongside holds what arrived.
 	Partial bool
-	Err     error // the underlying error, key redacted from its text
+	// Cause: why a network failure happened (refused, dns, tls, timeout);
+	// Code and Sentence tell a person what to do from it.
+	Cause Cause
+	Err   error // the underlying error, key redacted from its text
+
+	modelMissing bool   // a 404 that names the model (else the URL is wrong)
+	noKey        bool   // a 401/403 sent without an API key
+	serverMsg    string // the server's own message, for Sentence
 }
 
 // Error renders e.g. `provider http://127.0.0.1:9/v1 model "m":
@@ -108,8 +115,11 @@ func (e *Error) Fatal() bool {
 // retryable reports whether the transport retry budget applies.
 func (e *Error) retryable() bool {
 	switch e.Kind {
-	case KindRateLimit, KindServer, KindNetwork:
+	case KindRateLimit, KindServer:
 		return true
+	case KindNetwork:
+		// A certificate that is not trusted stays so.
+		return e.Cause != CauseTLS
 	}
 	return false
 }
@@ -234,21 +244,26 @@ func (c *Client) classify(ctx context.Context, err error, att *attempt, out bool
 		e.Message = err.Error()
 		if errors.Is(context.Cause(att.ctx), errIdle) {
 			e.Message = fmt.Sprintf("no data for %s", att.idle)
+			e.Cause = CauseTimeout
 		}
 	default:
 		e.Kind = KindNetwork
 		e.Message = err.Error()
 		var ne net.Error
+		e.Cause = causeOf(err)
 		if errors.Is(context.Cause(att.ctxOrNil()), errIdle) {
 			e.Message = fmt.Sprintf("no response for %s", att.idle)
+			e.Cause = CauseTimeout
 		} else if errors.As(err, &ne) && ne.Timeout() {
 			e.Message = "timeout: " + err.Error()
 		}
 	}
+	e.serverMsg = redact(e.Message, c.cfg.APIKey)
 	if e.Kind == KindNotFound {
-		e.Message = notFoundHint(e.Message, c.cfg)
+		e.Message, e.modelMissing = notFoundHint(e.Message, c.cfg)
 	}
 	if e.Kind == KindAuth && c.cfg.APIKey == "" {
+		e.noKey = true
 		e.Message += " (no API key is configured)"
 	}
 	e.Message = redact(strings.TrimSpace(e.Message), c.cfg.APIKey)
@@ -258,19 +273,20 @@ func (c *Client) classify(ctx context.Context, err error, att *attempt, out bool
 var modelWordRE = regexp.MustCompile(`(?i)\bmodel\b`)
 
 // notFoundHint says whether the model or the base URL looks wrong.
-func notFoundHint(msg string, cfg Config) string {
+// model reports the first case.
+func notFoundHint(msg string, cfg Config) (hint string, model bool) {
 	lower := strings.ToLower(msg)
-	if strings.Contains(msg, cfg.Model) || (modelWordRE.MatchString(msg) && !strings.Contains(lower, "invalid url")) {
-		return fmt.Sprintf("unknown model %q at this endpoint: %s", cfg.Model, msg)
+	if (cfg.Model != "-" && strings.Contains(msg, cfg.Model)) || (modelWordRE.MatchString(msg) && !strings.Contains(lower, "invalid url")) {
+		return fmt.Sprintf("unknown model %q at this endpoint: %s", cfg.Model, msg), true
 	}
-	hint := "no OpenAI-compatible API at this base URL"
+	hint = "no OpenAI-compatible API at this base URL"
 	if !strings.HasSuffix(strings.TrimRight(cfg.BaseURL, "/"), "/v1") {
 		hint += " (most servers expect it to end with /v1)"
 	}
 	if msg != "" {
 		hint += ": " + msg
 	}
-	return hint
+	return hint, false
 }
 
 // parseRetryAfter reads Retry-After (seconds or an HTTP date) and the

@@ -12,7 +12,10 @@
 //     MaxRetries times with exponential backoff; a stream that breaks (or
 //     goes silent for IdleTimeout) before any output is re-issued up to 2
 //     times. Request.OnRetry is called before each wait. 401/403, 404 and
-//     other 4xx are never retried.
+//     other 4xx are never retried; a refused connection or an unknown host
+//     only twice, quickly (250 ms, 500 ms); a TLS failure never.
+//   - Error.Code and Error.Sentence (explain.go) say what went wrong and
+//     what to do, in one sentence without Go's error text.
 //   - Every error is a *Error whose Kind tells the cases apart; its text
 //     names endpoint and model, never the API key. A stream that breaks
 //     after some output returns the partial Response with
@@ -69,6 +72,11 @@ const (
 	defaultIdleTimeout = 5 * time.Minute
 	// maxReissues bounds re-issuing a stream that broke before any output.
 	maxReissues = 2
+	// refusedRetries and refusedDelay: a refused connection (or an unknown
+	// host) is retried this many times, the first after refusedDelay
+	// (doubling), at most RetryBase.
+	refusedRetries = 2
+	refusedDelay   = 250 * time.Millisecond
 )
 
 // Config says where and how to call the model.
@@ -259,6 +267,15 @@ func (c *Client) retry(ctx context.Context, onRetry func(RetryInfo), once func(*
 		case perr.Kind == KindStreamBroken && !perr.Partial && reissues < maxReissues:
 			delay = c.backoff(reissues, 0)
 			reissues++
+		case perr.Kind == KindNetwork && (perr.Cause == CauseRefused || perr.Cause == CauseDNS):
+			// Nothing listens (or the name does not resolve): a server being
+			// restarted comes back within a second, a stopped one does not
+			// in 15 s. A few quick attempts, then the person is told.
+			if transport >= min(c.cfg.MaxRetries, refusedRetries) {
+				return perr
+			}
+			delay = min(c.cfg.RetryBase, refusedDelay) << transport
+			transport++
 		case perr.retryable() && transport < c.cfg.MaxRetries:
 			delay = c.backoff(transport, perr.RetryAfter)
 			transport++

@@ -176,6 +176,11 @@ export interface IterationError {
   error: string
   /** The provider error's kind, or empty, store, unknown. */
   kind: string
+  /**
+   * What a person can act on (provider.Code*: server_down, auth,
+   * model_not_found, tls, timeout, ...); empty when not the provider's.
+   */
+  code?: string
   /** Empty replies in a row. */
   streak?: number
 }
@@ -185,7 +190,13 @@ export interface TurnEnd {
   /** done, error, cancelled or halted. */
   status: string
   answer: string
+  /**
+   * Why the turn failed, in one sentence that says what to do when the
+   * provider failed (no Go error text).
+   */
   error: string
+  /** The provider failure's code (as iteration-error's); empty otherwise. */
+  error_code?: string
   iterations: number
   usage: Usage
   duration_ms: number

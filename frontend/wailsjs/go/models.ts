@@ -671,6 +671,7 @@ export namespace app {
 	}
 	export class Status {
 	    provider: string;
+	    provider_name: string;
 	    model: string;
 	    base_url: string;
 	    config_error: string;
@@ -690,6 +691,7 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.provider = source["provider"];
+	        this.provider_name = source["provider_name"];
 	        this.model = source["model"];
 	        this.base_url = source["base_url"];
 	        this.config_error = source["config_error"];
