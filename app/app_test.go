@@ -57,6 +57,7 @@ type fakeEngine struct {
 	statusFor [][2]string
 	goals     *goals.Service // nil: no goals (set by goalsEngine)
 	res       fakeResources
+	noVision  bool // CheckImages answers as for a model without vision
 }
 
 func newFakeEngine() *fakeEngine {

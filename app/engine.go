@@ -29,6 +29,7 @@ import (
 	"context"
 
 	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/ext"
@@ -63,6 +64,7 @@ type Engine interface {
 	TestConnection(ctx context.Context, baseURL, model string, apiKey *string) backend.ConnectionVerdict
 	DetectLocal(ctx context.Context) []config.Preset
 	Image(ctx context.Context, sessionID string, id int64) ([]byte, string, error)
+	CheckImages(ctx context.Context, sessionID, workspace string, in []attach.Input) ([]attach.Verdict, error)
 	Goal(ctx context.Context, sessionID string) (*goals.Goal, error)
 	Resources(ctx context.Context, sessionID string) []ext.ResourceInfo
 	StopResource(ctx context.Context, sessionID, id string) (ext.StopResult, error)

@@ -50,6 +50,35 @@ func (a *App) SubmitWithImages(sessionID, workspace, text string, images []Image
 	return a.dispatch("submit", sessionID, workspace, backend.Input{Text: text, Images: in})
 }
 
+// ImageVerdict is what Send will do with one offered image (attach.Verdict):
+// refused (Reason says why), attached and sent to the model, or attached and
+// only named, the model having no vision (Sent false, Reason "").
+type ImageVerdict struct {
+	Reason string `json:"reason"`
+	Sent   bool   `json:"sent"`
+}
+
+// CheckImages says, for the images offered with the next message of a
+// session (or, with sessionID "", of a new one in workspace), in order,
+// what Send will do with each, by the engine's own intake rules: the page
+// calls it as images are added, so a refusal shows before Send.
+func (a *App) CheckImages(sessionID, workspace string, images []ImageInput) ([]ImageVerdict, error) {
+	in, err := decodeImages(images)
+	if err != nil {
+		return nil, fmt.Errorf("check images: %w", err)
+	}
+	ctx, _ := a.base()
+	vs, err := a.eng.CheckImages(ctx, sessionID, workspace, in)
+	if err != nil {
+		return nil, fmt.Errorf("check images: %w", err)
+	}
+	out := make([]ImageVerdict, len(vs))
+	for i, v := range vs {
+		out[i] = ImageVerdict{Reason: v.Reason, Sent: v.Sent}
+	}
+	return out, nil
+}
+
 // encodeImage is an image of a queued message handed back to the page.
 func encodeImage(in attach.Input) ImageInput {
 	if len(in.Bytes) > 0 {
