@@ -171,6 +171,20 @@ export namespace app {
 	        this.data_base64 = source["data_base64"];
 	    }
 	}
+	export class ImageVerdict {
+	    reason: string;
+	    sent: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImageVerdict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.reason = source["reason"];
+	        this.sent = source["sent"];
+	    }
+	}
 	export class Usage {
 	    input_tokens: number;
 	    output_tokens: number;
