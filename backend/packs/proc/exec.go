@@ -29,6 +29,19 @@ type Ran struct {
 // error; failing to start is, and so is ctx ending (ctx.Err()). Unlike Run,
 // Exit is -1 for a child the timeout or the wait delay ended.
 func Exec(ctx context.Context, argv []string, dir string, stdin string, timeout time.Duration, env []string) (Ran, error) {
+	return execGroup(ctx, argv, dir, stdin, timeout, env, 0)
+}
+
+// Interruptible is Exec for a child that reports what it has done when
+// interrupted, as a person's Ctrl-C would (pytest writes its report,
+// unittest -c prints the results so far): when the timeout passes or ctx
+// ends, the group first gets SIGINT and up to grace to finish, then
+// SIGKILL. The output it printed meanwhile is in the result.
+func Interruptible(ctx context.Context, argv []string, dir string, stdin string, timeout time.Duration, env []string, grace time.Duration) (Ran, error) {
+	return execGroup(ctx, argv, dir, stdin, timeout, env, grace)
+}
+
+func execGroup(ctx context.Context, argv []string, dir string, stdin string, timeout time.Duration, env []string, grace time.Duration) (Ran, error) {
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
 	}
@@ -40,6 +53,12 @@ func Exec(ctx context.Context, argv []string, dir string, stdin string, timeout 
 	cmd.SysProcAttr = SysProcAttr()
 	cmd.Cancel = func() error { return KillGroup(cmd.Process) }
 	cmd.WaitDelay = 2 * time.Second
+	if grace > 0 {
+		// Go kills the leader once WaitDelay has passed after Cancel; the
+		// group's strays are killed after Wait below.
+		cmd.Cancel = func() error { return signalGroup(cmd.Process, syscall.SIGINT) }
+		cmd.WaitDelay = grace
+	}
 	var out, errb bytes.Buffer
 	var doneOut, doneErr func()
 	cmd.Stdout, doneOut = live.Tee(ctx, &out)
@@ -77,10 +96,14 @@ func Exec(ctx context.Context, argv []string, dir string, stdin string, timeout 
 
 // KillGroup sends SIGKILL to the process group led by p.
 func KillGroup(p *os.Process) error {
+	return signalGroup(p, syscall.SIGKILL)
+}
+
+func signalGroup(p *os.Process, sig syscall.Signal) error {
 	if p == nil {
 		return nil
 	}
-	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
+	err := syscall.Kill(-p.Pid, sig)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
 	}

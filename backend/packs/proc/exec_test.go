@@ -53,3 +53,18 @@ func TestClipMiddle(t *testing.T) {
 		t.Errorf("ClipMiddle = %q", got)
 	}
 }
+
+// Interruptible gives a child SIGINT and its grace to report before the
+// kill; one that ignores SIGINT is killed after the grace.
+func TestInterruptibleLetsTheChildReport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r, err := Interruptible(context.Background(), []string{"sh", "-c", `trap 'echo "report: 2 passed"; exit 3' INT; echo started; while :; do sleep 0.05; done`}, dir, "", 500*time.Millisecond, nil, time.Minute)
+	if err != nil || !r.TimedOut || r.Exit != 3 || !strings.Contains(r.Stdout, "started\nreport: 2 passed") {
+		t.Fatalf("reporting child: %+v, %v", r, err)
+	}
+	r, err = Interruptible(context.Background(), []string{"sh", "-c", `trap '' INT; echo deaf; while :; do sleep 0.05; done`}, dir, "", 300*time.Millisecond, nil, 300*time.Millisecond)
+	if err != nil || !r.TimedOut || r.Exit != -1 || r.Stdout != "deaf\n" {
+		t.Fatalf("deaf child: %+v, %v", r, err)
+	}
+}

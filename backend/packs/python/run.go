@@ -21,6 +21,18 @@ func run(ctx context.Context, argv []string, dir string, stdin string, timeout t
 	return ran{stdout: r.Stdout, stderr: r.Stderr, exit: r.Exit, timedOut: r.TimedOut}, err
 }
 
+// reportGrace is how long an interrupted test runner gets to write what it
+// has (pytest's report, unittest -c's results so far) before the kill.
+const reportGrace = 5 * time.Second
+
+// runTests is run for a test runner: at the timeout (or a cancel) it is
+// interrupted first, as Ctrl-C would, so the tests that finished are
+// reported rather than lost.
+func runTests(ctx context.Context, argv []string, dir string, timeout time.Duration, env []string) (ran, error) {
+	r, err := proc.Interruptible(ctx, argv, dir, "", timeout, env, reportGrace)
+	return ran{stdout: r.Stdout, stderr: r.Stderr, exit: r.Exit, timedOut: r.TimedOut}, err
+}
+
 var (
 	killGroup   = proc.KillGroup
 	tail        = proc.Tail

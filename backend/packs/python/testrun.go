@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,7 +172,7 @@ func (p *Pack) pytest(ctx context.Context, interp Interpreter, c ext.Call, t tes
 	argv = append(argv, t.project.Args...)
 	argv = append(argv, t.args...)
 	argv = append(argv, paths...)
-	r, err := run(ctx, argv, c.Cwd, "", timeout, t.env)
+	r, err := runTests(ctx, argv, c.Cwd, timeout, t.env)
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
 	}
@@ -382,28 +383,47 @@ func (p *Pack) unittest(ctx context.Context, interp Interpreter, c ext.Call, t t
 	if len(selectors) > 0 && len(targets) == 0 && len(names) == 0 {
 		return nil, fmt.Errorf("python run_tests: no test files (test*.py) under %s", strings.Join(selectors, ", "))
 	}
+	// -c: interrupted at its timeout, unittest finishes the test running
+	// then and reports everything so far (it goes after "discover").
 	switch {
+	case len(targets) == 0 && len(t.project.Args) > 0 && t.project.Args[0] == "discover":
+		argv = append(append(argv, "discover", "-c"), t.project.Args[1:]...)
 	case len(targets) == 0 && len(t.project.Args) > 0:
-		argv = append(argv, t.project.Args...) // the project's own discovery
+		argv = append(append(argv, "-c"), t.project.Args...) // the project's own discovery
 	case len(targets) == 0:
-		argv = append(argv, "discover")
+		argv = append(argv, "discover", "-c")
+	default:
+		argv = append(argv, "-c")
 	}
 	for _, n := range names {
 		argv = append(argv, "-k", n)
 	}
 	argv = append(argv, t.args...)
+	// -v: a line per test as it ends, for the live view and for a run
+	// killed before its summary (plain dots name no test).
+	verbose := !slices.ContainsFunc(argv, func(a string) bool { return a == "-q" || a == "--quiet" || a == "-v" || a == "--verbose" })
+	if verbose {
+		argv = append(argv, "-v")
+	}
 	argv = append(argv, targets...)
-	r, err := run(ctx, argv, c.Cwd, "", timeout, t.env)
+	r, err := runTests(ctx, argv, c.Cwd, timeout, t.env)
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
 	}
 	out := ParseUnittest(r.stderr, c.Cwd)
+	if _, counted := out["total"]; !counted && r.timedOut {
+		partialUnittest(r.stderr, out) // a test that never ended: killed before the report
+	}
 	out["runner"] = "unittest"
 	out["framework"] = "unittest"
 	out["command"] = strings.Join(argv[len(interp.Argv)-1:], " ")
 	out["exit"] = r.exit
 	out["timed_out"] = r.timedOut
-	out["output"] = clip(r.stdout+r.stderr, outputLimit)
+	text := r.stdout + r.stderr
+	if verbose && !r.timedOut && out["total"] != nil {
+		text = passedLineRe.ReplaceAllString(text, "") // our -v: the summary says it, the model needs the failures
+	}
+	out["output"] = clip(text, outputLimit)
 	if t, ok := out["total"].(int); ok && t == 0 {
 		out["message"] = "no tests ran (unittest discovers test*.py files): not a pass"
 		if r.exit == 5 {
@@ -540,6 +560,49 @@ func ParseUnittest(stderr, dir string) map[string]any {
 	}
 	out["failures"] = failures
 	return out
+}
+
+// unittest's progress: one character per finished test (plain), or one
+// "name (id) ... outcome" line each (-v).
+var (
+	dotsRe       = regexp.MustCompile(`^[.FEsxu]+$`)
+	passedLineRe = regexp.MustCompile(`(?m)^\S+ \([^)]*\)(?:\n[^\n]*)?? \.\.\. ok\n`)
+	verboseRe    = regexp.MustCompile(`(?m)^(\S+) \(([^)]*)\)(?:\n.*)?? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$`)
+)
+
+// partialUnittest counts, for a run killed before its summary, the tests
+// its progress output shows finished, and names the failed ones (their
+// tracebacks come only with the summary, so the message says so).
+func partialUnittest(stderr string, out map[string]any) {
+	pass, fail, errored, skipped := 0, 0, 0, 0
+	var failures []any
+	if ms := verboseRe.FindAllStringSubmatch(stderr, -1); len(ms) > 0 {
+		for _, m := range ms {
+			switch outcome := m[3]; {
+			case outcome == "ok" || outcome == "expected failure":
+				pass++
+			case outcome == "FAIL" || outcome == "unexpected success":
+				fail++
+				failures = append(failures, map[string]any{"test": m[2], "type": "fail", "file": "", "message": "killed at the timeout before unittest printed this failure's traceback"})
+			case outcome == "ERROR":
+				errored++
+				failures = append(failures, map[string]any{"test": m[2], "type": "error", "file": "", "message": "killed at the timeout before unittest printed this error's traceback"})
+			default:
+				skipped++
+			}
+		}
+	} else {
+		line, _, _ := strings.Cut(stderr, "\n")
+		if !dotsRe.MatchString(line) {
+			return
+		}
+		pass, fail, errored = strings.Count(line, ".")+strings.Count(line, "x"), strings.Count(line, "F")+strings.Count(line, "u"), strings.Count(line, "E")
+		skipped = strings.Count(line, "s")
+	}
+	out["total"], out["pass"], out["fail"], out["errored"], out["skipped"] = pass+fail+errored+skipped, pass, fail, errored, skipped
+	if len(failures) > 0 {
+		out["failures"] = failures
+	}
 }
 
 // unittestRow builds one failure row from a FAIL/ERROR block.
