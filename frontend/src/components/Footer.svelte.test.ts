@@ -7,6 +7,7 @@ afterEach(cleanup)
 
 const base: Status = {
   provider: 'settings',
+  provider_name: '',
   model: 'gpt-x',
   base_url: 'http://x/v1',
   config_error: '',
@@ -40,6 +41,31 @@ function setup(status: Status | null, canSwitch = true) {
 const text = (el: HTMLElement, id: string) => one(el, id)?.textContent?.replace(/\s+/g, ' ').trim()
 
 describe('Footer', () => {
+  it('names the provider by its own name, never "app"', () => {
+    const { el } = setup({ ...base, provider: 'app', provider_name: 'Ollama' })
+    expect(text(el, 'footer-provider')).toBe('Ollama')
+    expect(text(el, 'footer-model')).not.toContain('app')
+  })
+
+  it('follows a running turn: tokens and cost change as each status arrives', async () => {
+    const running = { ...base, running: true, usage: { input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0 }, cost_usd: 0 }
+    const { el, props } = setup(running)
+    expect(text(el, 'footer-tokens')).toBe('0 tokens')
+    props.status = { ...running, usage: { input_tokens: 1500, output_tokens: 150, cached_tokens: 0, reasoning_tokens: 0 }, cost_usd: 0.0045 }
+    await settle()
+    expect(text(el, 'footer-tokens')).toBe('1.6k tokens')
+    expect(text(el, 'footer-cost')).toBe('$0.0045')
+    props.status = { ...running, usage: { input_tokens: 4000, output_tokens: 300, cached_tokens: 0, reasoning_tokens: 0 }, cost_usd: 0.011 }
+    await settle()
+    expect(text(el, 'footer-tokens')).toBe('4.3k tokens')
+    expect(text(el, 'footer-cost')).toBe('$0.01')
+  })
+
+  it('says a spent budget in the goal panel\'s words', () => {
+    const { el } = setup({ ...base, goal: { objective: 'x', status: 'budget_limited', iteration_budget: 20, iterations_used: 20, tokens_used: 0 } })
+    expect(text(el, 'footer-goal')).toBe('goal: budget spent 20/20')
+  })
+
   it('shows the badges of a status', () => {
     const { el } = setup(base)
     expect(text(el, 'footer-model')).toBe('settings gpt-x ▾')

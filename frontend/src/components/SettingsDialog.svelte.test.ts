@@ -37,7 +37,7 @@ const saved: Settings = {
   config_file: '/home/me/.vis/config.yml',
 }
 
-function setup(initial: Settings, detected: Preset[] = []) {
+function setup(initial: Settings, detected: Preset[] = [], listed: string[] = ['llama3', 'qwen']) {
   const log: string[] = []
   const savedInputs: SettingsInput[] = []
   let closed = 0
@@ -49,7 +49,7 @@ function setup(initial: Settings, detected: Preset[] = []) {
     },
     listModels: async (base: string, key: string) => {
       log.push(`list ${base} key=${key}`)
-      return ['llama3', 'qwen']
+      return listed
     },
     testConnection: async (base: string, model: string, key: string) => {
       log.push(`test ${base} ${model} key=${key}`)
@@ -99,6 +99,51 @@ describe('SettingsDialog', () => {
     sel.dispatchEvent(new Event('change', { bubbles: true }))
     flushSync()
     expect(input(el, 'settings-base-url').value).toBe('http://gpu-box:8000/v1')
+  })
+
+  it('Custom starts with an empty URL after a preset, but keeps a URL the person typed', async () => {
+    const { el } = setup(nothing)
+    await settle()
+    const sel = one<HTMLSelectElement>(el, 'settings-preset')!
+    const choose = (id: string) => {
+      sel.value = id
+      sel.dispatchEvent(new Event('change', { bubbles: true }))
+      flushSync()
+    }
+    expect(input(el, 'settings-base-url').value).toBe('https://api.openai.com/v1')
+    choose('custom')
+    expect(input(el, 'settings-base-url').value).toBe('')
+    expect(input(el, 'settings-base-url').placeholder).toContain('/v1')
+  })
+
+  it('with one listed model, it becomes the choice; choosing from the list fills the Model field', async () => {
+    const { el } = setup(nothing, [], ['only-model'])
+    await settle()
+    type(input(el, 'settings-base-url'), 'http://gpu-box:8000/v1')
+    click(one(el, 'settings-load-models'))
+    await settle()
+    expect(input(el, 'settings-model').value).toBe('only-model')
+    // Cleared, then chosen from the list: a click works with a single option.
+    type(input(el, 'settings-model'), '')
+    const opts = el.querySelectorAll<HTMLButtonElement>('[data-testid="settings-model-option"]')
+    expect(opts.length).toBe(1)
+    click(opts[0])
+    flushSync()
+    expect(input(el, 'settings-model').value).toBe('only-model')
+    expect(opts[0].getAttribute('aria-selected')).toBe('true')
+  })
+
+  it('choosing one of several listed models fills the field (and none is forced)', async () => {
+    const { el } = setup(saved)
+    await settle()
+    type(input(el, 'settings-model'), '')
+    click(one(el, 'settings-load-models'))
+    await settle()
+    expect(input(el, 'settings-model').value).toBe('')
+    const opts = el.querySelectorAll<HTMLButtonElement>('[data-testid="settings-model-option"]')
+    click(opts[1])
+    flushSync()
+    expect(input(el, 'settings-model').value).toBe('qwen')
   })
 
   it('shows the verdict of a connection test', async () => {

@@ -3,7 +3,7 @@ import { filterCommands, slashQuery } from './slash'
 import { compact, contextPercent, costLabel, goalLabel, tokensLabel } from './status'
 import { applyPreset, draftFrom, presetForUrl, setFlags, flagsOf, toInput, withModel } from './settings'
 import { groupSessions, snippetPieces, baseName } from './sessions'
-import { catchUncaught, describe as describeError, fromWailsScript, type Reported } from './errors'
+import { benign, catchUncaught, describe as describeError, fromWailsScript, type Reported } from './errors'
 import type { Preset, Session, Settings, Status } from './types'
 
 describe('slash', () => {
@@ -135,6 +135,18 @@ describe('errors', () => {
     window.dispatchEvent(new ErrorEvent('error', { error: new Error('after stop') }))
     expect(got.map((r) => r.message)).toEqual(['RangeError: bad index', 'Script error.', 'Unhandled rejection: no session'])
     expect(got[1].stack).toBe('at http://x/app.js:3:9')
+  })
+  it('drops the benign ResizeObserver loop notice and still reports real errors', () => {
+    const got: Reported[] = []
+    const stop = catchUncaught(window, (r) => got.push(r))
+    // Chromium and WebKit send it as an ErrorEvent with a message and no error object.
+    window.dispatchEvent(new ErrorEvent('error', { message: 'ResizeObserver loop completed with undelivered notifications.' }))
+    window.dispatchEvent(new ErrorEvent('error', { message: 'ResizeObserver loop limit exceeded' }))
+    window.dispatchEvent(new ErrorEvent('error', { error: new TypeError('ResizeObserver is broken here') }))
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('real failure') }))
+    stop()
+    expect(got.map((r) => r.message)).toEqual(['TypeError: ResizeObserver is broken here', 'Error: real failure'])
+    expect(benign({ message: 'ResizeObserver loop completed with undelivered notifications.', stack: '' })).toBe(true)
   })
   it('tells errors of Wails\' own scripts apart', () => {
     expect(fromWailsScript({ message: 'x', stack: 'at http://127.0.0.1:5/wails/ipc.js:12:3' })).toBe(true)

@@ -28,13 +28,26 @@ export function fromWailsScript(r: Reported): boolean {
 }
 
 /**
+ * The browser's notice that a ResizeObserver callback changed a size it
+ * observes within the same frame ("ResizeObserver loop completed with
+ * undelivered notifications" / "ResizeObserver loop limit exceeded"): the
+ * next frame delivers the rest, nothing failed, and it is no error of the
+ * page's. Logged nowhere, shown never.
+ */
+export function benign(r: Reported): boolean {
+  return /^(Error: )?ResizeObserver loop (completed with undelivered notifications|limit exceeded)/.test(r.message)
+}
+
+/**
  * Calls report for every uncaught error and unhandled rejection of target
- * (the window). Returns the function that stops listening.
+ * (the window), except the benign ResizeObserver notice. Returns the
+ * function that stops listening.
  */
 export function catchUncaught(target: Window, report: (r: Reported) => void): () => void {
   const onError = (e: ErrorEvent) => {
     const r = e.error !== undefined && e.error !== null ? describe(e.error) : { message: e.message || 'Unknown error', stack: '' }
     if (!r.stack && e.filename) r.stack = `at ${e.filename}:${e.lineno}:${e.colno}`
+    if (benign(r)) return
     report(r)
   }
   const onRejection = (e: PromiseRejectionEvent) => {

@@ -129,9 +129,14 @@ export function iterationsLabel(g: GoalView): { text: string; percent: number | 
   return { text: `${used} of ${b} ${unit(b)}`, percent: Math.min(100, Math.round((used / Math.max(1, b)) * 100)) }
 }
 
-/** Human words for a status chip. */
+/**
+ * A goal status in the words a person reads everywhere: the goal panel's
+ * chip, the footer's badge, and `/goal` (backend/goals StatusLabel maps
+ * the same way).
+ */
 export function statusLabel(status: string): string {
-  return status === 'budget_limited' ? 'budget spent' : status
+  if (status === 'budget_limited') return 'budget spent'
+  return status.replace(/_/g, ' ')
 }
 
 /** Parses the budget field: "" → 0 (none), a whole number ≥ 1 → it, else an error sentence. */

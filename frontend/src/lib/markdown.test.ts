@@ -94,5 +94,12 @@ describe('highlight', () => {
   it('escapes what it does not know', () => {
     expect(highlight('<x>', 'cobol')).toBe('&lt;x&gt;')
   })
-})
 
+  it('renders command output line by line: /help\'s code spans, /goal\'s lines', () => {
+    const help = renderMarkdown('Commands:\n- `/goal` — set a goal\n  /goal <objective>\n', true)
+    expect(help).toContain('<code>/goal</code>')
+    expect(help).not.toContain('`')
+    expect(renderMarkdown('Goal: x\nStatus: active', true)).toContain('Goal: x<br>')
+    expect(renderMarkdown('a\nb')).not.toContain('<br>')
+  })
+})

@@ -7,28 +7,38 @@ import markdownit from 'markdown-it'
 import type { MarkdownIt, RendererRule } from 'markdown-it'
 import { escapeHtml, highlight, knownLanguage } from './highlight'
 
-const md: MarkdownIt = markdownit({
-  html: false,
-  linkify: true,
-  breaks: false,
-  highlight: (code: string, lang: string): string => {
-    const l = (lang || '').trim().split(/\s+/)[0]
-    if (!knownLanguage(l)) return '' // markdown-it escapes it
-    return `<pre class="hljs"><code class="language-${escapeHtml(l)}">${highlight(code, l)}</code></pre>`
-  },
-})
-
-const defaultLinkOpen: RendererRule =
-  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options))
-const linkOpen: RendererRule = (tokens, idx, options, env, self) => {
-  tokens[idx].attrSet('rel', 'noopener noreferrer')
-  return defaultLinkOpen(tokens, idx, options, env, self)
+function make(breaks: boolean): MarkdownIt {
+  const md: MarkdownIt = markdownit({
+    html: false,
+    linkify: true,
+    breaks,
+    highlight: (code: string, lang: string): string => {
+      const l = (lang || '').trim().split(/\s+/)[0]
+      if (!knownLanguage(l)) return '' // markdown-it escapes it
+      return `<pre class="hljs"><code class="language-${escapeHtml(l)}">${highlight(code, l)}</code></pre>`
+    },
+  })
+  const defaultLinkOpen: RendererRule =
+    md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options))
+  const linkOpen: RendererRule = (tokens, idx, options, env, self) => {
+    tokens[idx].attrSet('rel', 'noopener noreferrer')
+    return defaultLinkOpen(tokens, idx, options, env, self)
+  }
+  md.renderer.rules.link_open = linkOpen
+  return md
 }
-md.renderer.rules.link_open = linkOpen
 
-/** HTML for a Markdown text. Safe to insert: raw HTML is escaped, javascript: links are refused. */
-export function renderMarkdown(src: string): string {
-  return md.render(src)
+const md = make(false)
+// The engine's command output (/help, /goal): Markdown written line by
+// line, so each line break is kept.
+const lined = make(true)
+
+/**
+ * HTML for a Markdown text. Safe to insert: raw HTML is escaped, javascript:
+ * links are refused. lines keeps every line break (command output).
+ */
+export function renderMarkdown(src: string, lines = false): string {
+  return (lines ? lined : md).render(src)
 }
 
 /**

@@ -62,9 +62,15 @@ export function draftFrom(s: Settings): Draft {
   return { preset: first?.id ?? 'custom', baseUrl: first?.base_url ?? '', model: '', reasoning: '', models: [], key: '', removeKey: false }
 }
 
-/** d switched to preset: its base URL (custom keeps the URL typed so far). */
-export function applyPreset(d: Draft, preset: Preset): Draft {
-  return { ...d, preset: preset.id, baseUrl: preset.base_url || d.baseUrl }
+/**
+ * d switched to preset: its base URL. Custom (no URL of its own) starts
+ * empty, unless the URL so far was typed by the person (no preset's URL):
+ * that one is kept.
+ */
+export function applyPreset(d: Draft, preset: Preset, presets: readonly Preset[] = []): Draft {
+  if (preset.base_url) return { ...d, preset: preset.id, baseUrl: preset.base_url }
+  const typed = presetForUrl(presets, d.baseUrl) === 'custom'
+  return { ...d, preset: preset.id, baseUrl: typed ? d.baseUrl : '' }
 }
 
 /** The flags of model name: its saved entry, else the defaults (tool calls on). */

@@ -1,4 +1,5 @@
 // Labels for the footer's badges, from app.Status.
+import { statusLabel } from './goal'
 import type { Status, Usage } from './types'
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
@@ -28,10 +29,15 @@ export function contextPercent(used: number, limit: number): number {
   return Math.min(100, Math.round((used / limit) * 100))
 }
 
-/** "active", "paused 3/20" ... for the goal badge; "" when no goal. */
+/** "active", "paused 3/20", "budget spent 20/20" ... for the goal badge (the panel's words); "" when no goal. */
 export function goalLabel(s: Status | null): string {
   const g = s?.goal
   if (!g || !g.status) return ''
   const budget = g.iteration_budget > 0 ? ` ${g.iterations_used}/${g.iteration_budget}` : ''
-  return `${g.status}${budget}`
+  return `${statusLabel(g.status)}${budget}`
+}
+
+/** The provider as a person knows it: its name, else its id ("app" never shows when a name is known). */
+export function providerLabel(s: Status | null): string {
+  return s?.provider_name || s?.provider || ''
 }

@@ -235,7 +235,10 @@ export interface GoalView {
 
 /** The footer's figures (app.Status). */
 export interface Status {
+  /** The provider's id: "app" (the window's settings), "env", "flag" or a config.yml id. */
   provider: string
+  /** How a person knows it: the settings' preset ("OpenAI"), else the base URL's host. */
+  provider_name: string
   model: string
   base_url: string
   config_error: string
