@@ -24,7 +24,7 @@ import type {
   Verdict,
 } from './types'
 import type { EngineEvent } from './events.gen'
-import type { ImageInput } from './attach'
+import type { ImageInput, ImageVerdict } from './attach'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
@@ -73,6 +73,11 @@ export const api = {
       () =>
         Go.SubmitWithImages(sessionId, workspace, text, images.map((i) => models.ImageInput.createFrom(i))) as Promise<SubmitResult>,
     ),
+  /** What Send will do with each image (refused and why, sent, or named only), in order. */
+  checkImages: (sessionId: string, workspace: string, images: ImageInput[]): Promise<ImageVerdict[]> =>
+    call(() => Go.CheckImages(sessionId, workspace, images.map((i) => models.ImageInput.createFrom(i)))),
+  /** The system clipboard's image as a dropped file ({path}); empty when it holds none. */
+  pasteImage: (): Promise<ImageInput> => call(() => Go.PasteImage()),
   /** Stops the running turn (a !cmd too) and hands back the session's whole queue, oldest first. */
   stop: (sessionId: string): Promise<Stopped> => call(() => Go.Stop(sessionId)),
   /** The session's queue, oldest first. */
