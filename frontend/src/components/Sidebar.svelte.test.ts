@@ -70,6 +70,18 @@ describe('Sidebar', () => {
     expect(all(el, 'session-item')).toHaveLength(3)
   })
 
+  it('shows a Markdown snippet as plain text with the match highlighted', async () => {
+    const { el } = setup([
+      { session_id: 'b', workspace: '/src/beta', title: 'Beta', turn: 2, snippet: '## Result\n- run **`go «test» ./...`** in [the repo](https://x)' },
+    ])
+    type(one<HTMLInputElement>(el, 'session-search'), 'test')
+    await settle()
+    const snippet = one(el, 'search-hit')!.querySelector('.snippet')!
+    expect(snippet.textContent).toBe('Result run go test ./... in the repo')
+    expect(snippet.querySelector('mark')!.textContent).toBe('test')
+    expect(snippet.textContent).not.toMatch(/[`*#\[\]]/)
+  })
+
   it('says when nothing matches', async () => {
     const { el } = setup([])
     type(one<HTMLInputElement>(el, 'session-search'), 'zebra')

@@ -22,7 +22,18 @@ afterEach(() => {
   document.body.innerHTML = ''
 })
 
-const props = $state({ view: fromSnapshot(recorded), workspace: '/w', onpick: () => {} })
+const props = $state<{
+  view: TranscriptView
+  workspace: string
+  onpick: () => void
+  focus: { sessionId: string; turn: number; nonce: number } | null
+  onretry?: (request: string) => void
+}>({ view: fromSnapshot(recorded), workspace: '/w', onpick: () => {}, focus: null, onretry: undefined })
+afterEach(() => {
+  props.focus = null
+  props.onretry = undefined
+})
+const frame = () => new Promise((r) => setTimeout(r, 50))
 
 function render(view: TranscriptView): HTMLElement {
   props.view = view
@@ -168,5 +179,58 @@ describe('TranscriptPane with a long session', () => {
     expect(all(el, 'prose').pop()!.textContent!.trim()).toBe('streaming now')
     expect(shownIterations(el)).toContain('21/1')
   })
+
+  it('scrolls to a focused turn (a search hit) and marks it, instead of staying at the bottom', async () => {
+    const el = render(big())
+    expect(shownIterations(el)).not.toContain('3/1')
+    props.focus = { sessionId: 'big', turn: 3, nonce: 1 }
+    flushSync()
+    await frame()
+    flushSync()
+    expect(all(el, 'turn-request').map((r) => r.textContent)).toContain('request 3')
+    expect(shownIterations(el)).toContain('3/1')
+    expect(shownIterations(el)).not.toContain('20/100')
+    expect(el.querySelector('[data-testid="turn"][data-focused]')?.getAttribute('data-turn')).toBe('3')
+    expect(one(el, 'jump-latest')).not.toBeNull()
+  })
 })
 
+describe('TranscriptPane with a failed turn', () => {
+  const failed = (): TranscriptView =>
+    fromSnapshot({
+      session: { id: 's', workspace: '/w', title: 'S', turns: 2, created: '', updated: '' },
+      turns: [1, 2].map((position) => ({
+        position,
+        channel: 'desktop',
+        request: `request ${position}`,
+        status: 'error',
+        answer: '',
+        error: 'The model server at 127.0.0.1:9 is not running (connection refused): start it, or check the URL in Settings, then retry.',
+        usage: { input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0 },
+        duration_ms: 10,
+        started: '',
+        iterations: [],
+      })),
+      seq: 1,
+      running: false,
+    })
+
+  it('offers Retry on the last failed turn, which sends its request again', () => {
+    const sent: string[] = []
+    props.onretry = (r) => sent.push(r)
+    const el = render(failed())
+    const cards = all(el, 'error-card')
+    expect(cards).toHaveLength(2)
+    expect(cards[1].textContent).toContain('start it, or check the URL')
+    expect(cards[1].textContent).not.toMatch(/dial tcp|provider http/)
+    const retries = all(el, 'turn-retry')
+    expect(retries).toHaveLength(1)
+    retries[0].click()
+    expect(sent).toEqual(['request 2'])
+  })
+
+  it('offers no Retry without a handler', () => {
+    const el = render(failed())
+    expect(all(el, 'turn-retry')).toHaveLength(0)
+  })
+})

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { filterCommands, slashQuery } from './slash'
 import { compact, contextPercent, costLabel, goalLabel, tokensLabel } from './status'
 import { applyPreset, draftFrom, presetForUrl, setFlags, flagsOf, toInput, withModel } from './settings'
-import { groupSessions, snippetPieces, baseName } from './sessions'
+import { groupSessions, snippetPieces, baseName, plainText } from './sessions'
 import { benign, catchUncaught, describe as describeError, fromWailsScript, type Reported } from './errors'
 import type { Preset, Session, Settings, Status } from './types'
 
@@ -103,6 +103,13 @@ describe('sessions', () => {
       ['/w2', ['b']],
     ])
     expect(baseName('/home/me/proj/')).toBe('proj')
+  })
+  it('shows snippets as plain text: no Markdown marks, the match still marked', () => {
+    const md = '## Fix\n\n- run **`go «test»`** in [the repo](https://x)\n```go\nfunc my_func() {}\n```\n> _done_'
+    const pieces = snippetPieces(md)
+    expect(pieces.map((p) => p.text).join('')).toBe('Fix run go test in the repo func my_func() {} done')
+    expect(pieces.filter((p) => p.match).map((p) => p.text)).toEqual(['test'])
+    expect(plainText('a *b* and __c__ with snake_case_name')).toBe('a b and c with snake_case_name')
   })
   it('splits snippets at their match marks', () => {
     expect(snippetPieces('the «tests» now «pass»!')).toEqual([

@@ -43,8 +43,25 @@ export interface Piece {
   match: boolean
 }
 
-/** "the «tests» pass" → [the ][tests*][ pass]. */
+/**
+ * A Markdown excerpt as the text a person reads: no code fences or
+ * backticks, no emphasis stars, heading, list or quote markers, links as
+ * their text, all on one line. Snake_case and the search's «» marks stay.
+ */
+export function plainText(md: string): string {
+  return md
+    .replace(/```[^\n]*/g, ' ') // fences, with their language
+    .replace(/`+/g, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // links and images: their text
+    .replace(/^[ \t]*(#{1,6}|>+|[-*+]|\d+[.)])[ \t]+/gm, '') // headings, quotes, list markers
+    .replace(/\*{1,3}|(?<![\p{L}\p{N}])_{1,3}|_{1,3}(?![\p{L}\p{N}])/gu, '') // emphasis, not snake_case
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** "the «tests» pass" → [the ][tests*][ pass]; the text is plain (plainText), not Markdown. */
 export function snippetPieces(snippet: string): Piece[] {
+  snippet = plainText(snippet)
   const out: Piece[] = []
   const re = /«([^»]*)»/g
   let last = 0
