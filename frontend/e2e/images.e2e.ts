@@ -1,5 +1,6 @@
 // Images in the window: paste one (a screenshot from the clipboard) and pick
-// two with the file input, remove one, send; the vision model's request
+// two with the file input (the second is the pasted one again: its chip says
+// so before Send), remove it, send; the vision model's request
 // carries both as image_url parts (the prompt inspector shows exactly what
 // was sent), and the transcript shows them, larger on click.
 import { expect } from 'vitest'
@@ -28,6 +29,11 @@ scenario('images', async (h) => {
     { name: 'extra.png', mimeType: 'image/png', buffer: Buffer.from(RED, 'base64') },
   ])
   await until('three thumbnails', async () => (await h.el('attach-thumb').count()) === 3)
+  // The engine's verdicts, before Send: extra.png is the pasted image again.
+  await until('the engine to say what Send will do', async () =>
+    (await h.el('attach-thumb').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.state).join(','))) === 'sent,sent,refused',
+  )
+  expect(await h.el('attach-reason').allInnerTexts()).toEqual(['the same image as image 1 — attached once'])
   expect(await h.el('attach-thumb').first().locator('img').getAttribute('src')).toMatch(/^data:image\/png;base64,/)
   await h.record('attached')
   await h.el('attach-thumb').nth(2).locator(tid('attach-remove')).click()

@@ -54,6 +54,10 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'composer images (attach-pick, attach-input, attach-thumb, attach-remove), transcript (turn-image, image-lightbox), inspector (inspector-block[data-tag=IMAGE])',
     run: true,
   },
+  'image-reasons': {
+    needs: 'composer images (attach-input, attach-thumb[data-state], attach-reason) checked by the engine (CheckImages) before Send',
+    run: true,
+  },
   inspector: {
     needs: 'inspector (inspector-open per iteration, inspector, inspector-block[data-tag], inspector-close), transcript (iteration)',
     run: true,
@@ -80,6 +84,24 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
   clojure: {
     needs:
       'Debian clojure + libnrepl-clojure (scripts/deps.sh test), transcript (program-output, turn-answer), footer (footer-repls, footer-packs), REPL sidebar (repl-panel, repl-row[data-status], repl-logs, repl-log-view)',
+    run: true,
+  },
+  'live-figures': {
+    needs:
+      'footer (footer-tokens while a turn runs, footer-provider), program output (show-all), window resizes without app-error, composer-stop, command-result (/help as Markdown)',
+    run: true,
+  },
+  'provider-errors': {
+    needs: 'transcript (turn[data-status=error], error-card with the provider sentence, turn-retry), turn-request',
+    run: true,
+  },
+  'search-lands-on-hit': {
+    needs: 'sidebar search (session-search, search-hit .snippet mark), transcript (turn[data-turn][data-focused], turn-answer, jump-latest)',
+    run: true,
+  },
+  'settings-one-model': {
+    needs:
+      'settings (settings-preset, settings-base-url, settings-test, settings-verdict, settings-load-models, settings-model, settings-model-option, settings-save), footer-provider',
     run: true,
   },
 }
