@@ -75,7 +75,7 @@ var archLayers = []archLayer{
 		pkgs: map[string][]string{
 			"backend/resources":      {"backend/ext"},
 			"backend/langtools":      {"backend/ext", "backend/sandbox", "backend/workspace"},
-			"backend/packs/clojure":  {"backend/ext", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/clojure":  {"backend/ext", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/golang":   {"backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/js":       {"backend/ext", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/python":   {"backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},

@@ -2,6 +2,7 @@ package clojure
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -71,7 +72,14 @@ func cljStringSet(ss []string) string {
 	return "#{" + strings.Join(parts, " ") + "}"
 }
 
-const runFormBody = `(let [nses (quote [%NSES%])
+const runFormBody = `(let [real-out *out*
+      progress? %PROGRESS%
+      progress (fn [label x]
+                 (when progress?
+                   (binding [*out* real-out ` + printBindings + `]
+                     (println (str label x))
+                     (flush))))
+      nses (quote [%NSES%])
       files %FILES%
       vsel [%VARS%]
       inc-tags %INCLUDE%
@@ -128,7 +136,7 @@ const runFormBody = `(let [nses (quote [%NSES%])
                          vk (if v (str (ns-name (:ns vm)) "/" (:name vm)) "(fixture)")
                          ctxs (clojure.test/testing-contexts-str)]
                      (swap! worst update vk (fn [o] (if (= o :error) :error ty)))
-                     (swap! faults conj
+                     (progress "` + faultMarker + `" (pr-str (peek (swap! faults conj
                             {"ns" (if v (str (ns-name (:ns vm))) "") "test" (if v (str (:name vm)) "(fixture)")
                              "type" (name ty)
                              "message" (str (when (seq ctxs) (str ctxs ": "))
@@ -138,7 +146,10 @@ const runFormBody = `(let [nses (quote [%NSES%])
                              "expected" (pr-str (:expected m))
                              "actual" (if th "" (pr-str (:actual m)))
                              "file" (str (or (:file vm) (:file m) ""))
-                             "line" (if th (:line vm) (or (:line m) (:line vm)))})))))
+                             "line" (if th (:line vm) (or (:line m) (:line vm)))}))))))
+                 (when (= :end-test-var ty)
+                   (let [vm (meta (:var m)) vk (str (ns-name (:ns vm)) "/" (:name vm))]
+                     (progress "` + varMarker + `" (str (name (get @worst vk :pass)) " " vk))))))
       lz-run (fn []
                (let [run-tests (var-get (resolve 'lazytest.runner/run-tests))
                      result? (var-get (resolve 'lazytest.suite/suite-result?))
@@ -228,8 +239,18 @@ const runFormBody = `(let [nses (quote [%NSES%])
                                 (when-let [t @lz-err] (str (.getName (class t)) ": " (.getMessage t)))
                                 "): put lazytest on the classpath (the :test alias's deps), or use the project's lazytest command (a :test alias whose main is lazytest.main)")))))))`
 
-// runForm renders the form that returns the result map.
-func runForm(res Resolved, sel Selection) string {
+// Progress lines a clean-JVM run prints as it goes (runForm's progress):
+// one per finished test var ("pass|fail|error ns/name") and one per failure
+// row (its EDN map), so the run is seen live and a run killed before its
+// result still has its rows (testrun.go's partialResult).
+const (
+	varMarker   = "VIS-TEST-VAR: "
+	faultMarker = "VIS-TEST-FAULT: "
+)
+
+// runForm renders the form that returns the result map; with progress it
+// also prints the progress lines to the *out* it started with.
+func runForm(res Resolved, sel Selection, progress bool) string {
 	nsSyms := strings.Join(res.Nses, " ")
 	keys := make([]string, 0, len(res.Files))
 	for ns := range res.Files {
@@ -254,6 +275,7 @@ func runForm(res Resolved, sel Selection) string {
 		"%VARS%", strings.Join(vars, " "),
 		"%INCLUDE%", cljStringSet(sel.Include),
 		"%EXCLUDE%", cljStringSet(sel.Exclude),
+		"%PROGRESS%", strconv.FormatBool(progress),
 	)
 	return r.Replace(runFormBody)
 }
@@ -266,13 +288,13 @@ const printBindings = `*print-length* nil *print-level* nil *print-meta* false *
 // replForm returns the result map printed to a string (a string value is
 // immune to a session's *print-length*), read back by the pack.
 func replForm(res Resolved, sel Selection) string {
-	return "(do (require 'clojure.test) (binding [" + printBindings + "] (pr-str " + runForm(res, sel) + ")))"
+	return "(do (require 'clojure.test) (binding [" + printBindings + "] (pr-str " + runForm(res, sel, false) + ")))"
 }
 
 // cliForm prints the result after resultMarker and exits (non-zero when a
 // test failed or errored).
 func cliForm(res Resolved, sel Selection) string {
-	return "(do (require 'clojure.test) (let [r (binding [" + printBindings + "] " + runForm(res, sel) + ")]" +
+	return "(do (require 'clojure.test) (let [r (binding [" + printBindings + "] " + runForm(res, sel, true) + ")]" +
 		" (binding [" + printBindings + "] (println) (println (str \"" + resultMarker + "\" (pr-str r))))" +
 		" (flush) (shutdown-agents)" +
 		" (System/exit (if (and (nil? (get r \"error\")) (zero? (get r \"fail\" 0)) (zero? (get r \"errored\" 0))) 0 1))))"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/packs/clojure/nrepl"
 )
 
@@ -457,14 +458,25 @@ func (p *Pack) runCLI(ctx context.Context, proj *Project, plan TestPlan, timeout
 				"error": fmt.Sprintf("%s failed (exit %d) before the tests ran", displayArgv(step), r.exit)}, nil
 		}
 	}
-	r, err := run(ctx, plan.Argv, proj.Dir, "", timeout, plan.Env)
+	r, err := run(live.Map(ctx, liveTestLine), plan.Argv, proj.Dir, "", timeout, plan.Env)
 	if err != nil {
 		return nil, fmt.Errorf("clojure run_tests: %s: %w", plan.Argv[0], err)
 	}
-	text := pre.String() + r.stdout + r.stderr
+	text, progress := splitProgress(pre.String() + r.stdout + r.stderr)
 	out := map[string]any{"mode": "cli", "tool": plan.Tool, "runner": plan.Runner, "framework": plan.Framework,
 		"command": displayArgv(plan.Argv), "exit": r.exit, "timed_out": r.timedOut}
-	if i := strings.LastIndex(text, resultMarker); i >= 0 {
+	if i := strings.LastIndex(text, resultMarker); i < 0 && len(progress) > 0 {
+		// Killed before its result: what the progress lines say finished.
+		parsed, perr := parseRunResult(partialResult(progress), proj.Dir)
+		if perr != nil {
+			out["error"] = "could not read the test progress: " + perr.Error()
+		}
+		for k, v := range parsed {
+			if k != "output" {
+				out[k] = v
+			}
+		}
+	} else if i >= 0 {
 		line := text[i+len(resultMarker):]
 		if j := strings.IndexByte(line, '\n'); j >= 0 {
 			line = line[:j]
@@ -497,6 +509,54 @@ func (p *Pack) runCLI(ctx context.Context, proj *Project, plan TestPlan, timeout
 	}
 	out["output"] = clip(strings.TrimSpace(stripANSI(text)), outputLimit)
 	return out, nil
+}
+
+// liveTestLine shows the run form's progress lines as a person reads them
+// (✓ / ✗ / ! and the test var) and hides its machine lines.
+func liveTestLine(line string) (string, bool) {
+	if rest, ok := strings.CutPrefix(line, varMarker); ok {
+		outcome, v, _ := strings.Cut(rest, " ")
+		mark := map[string]string{"pass": "✓", "fail": "✗", "error": "!"}[outcome]
+		return mark + " " + v, true
+	}
+	if strings.HasPrefix(line, faultMarker) || strings.HasPrefix(line, resultMarker) {
+		return "", false
+	}
+	return line, true
+}
+
+// splitProgress takes the run form's progress lines out of a run's text.
+func splitProgress(text string) (rest string, progress []string) {
+	if !strings.Contains(text, varMarker) && !strings.Contains(text, faultMarker) {
+		return text, nil
+	}
+	var keep []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, varMarker) || strings.HasPrefix(l, faultMarker) {
+			progress = append(progress, l)
+		} else {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n"), progress
+}
+
+// partialResult renders, as the run form's result map (EDN), what the
+// progress lines of a killed run say: the test vars that finished and the
+// failure rows printed so far.
+func partialResult(progress []string) string {
+	n := map[string]int{}
+	var rows []string
+	for _, l := range progress {
+		if rest, ok := strings.CutPrefix(l, varMarker); ok {
+			outcome, _, _ := strings.Cut(rest, " ")
+			n[outcome]++
+		} else if row, ok := strings.CutPrefix(l, faultMarker); ok {
+			rows = append(rows, row)
+		}
+	}
+	return fmt.Sprintf(`{"total" %d "pass" %d "fail" %d "errored" %d "failures" [%s]}`,
+		n["pass"]+n["fail"]+n["error"], n["pass"], n["fail"], n["error"], strings.Join(rows, " "))
 }
 
 func displayArgv(argv []string) string {
