@@ -83,7 +83,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		vitestJSON = filepath.Join(tmp, "report.json")
 		argv = append(argv, "--outputFile.json="+vitestJSON)
 	}
-	runCtx := ctx
+	runCtx := live.Map(ctx, func(l string) (string, bool) { return ansi.ReplaceAllString(l, ""), true })
 	if runner == RunnerNode {
 		runCtx = live.Map(ctx, liveTAPLine)
 	}
@@ -105,6 +105,8 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		}
 		if res == nil {
 			res = ParseVitest(ansi.ReplaceAllString(out, ""))
+		} else {
+			out = vitestPassed.ReplaceAllString(ansi.ReplaceAllString(out, ""), "") // the report counts them; the model needs the failures
 		}
 	case RunnerJest:
 		if res = ParseJestJSON(r.Stdout, env.Workspace); res == nil {
@@ -320,9 +322,10 @@ func packageRunner(workspace, dir, r string, own, paths, names, args []string) (
 	}
 	argv := []string{bin}
 	if r == RunnerVitest {
-		// Its default reporter for the output, its JSON one for the rows
-		// (Test adds --outputFile.json).
-		argv = append(argv, "run", "--reporter=default", "--reporter=json")
+		// Its verbose reporter for the output (a line per test as it ends:
+		// the live view, and what a run killed before its report has), its
+		// JSON one for the rows (Test adds --outputFile.json).
+		argv = append(argv, "run", "--reporter=verbose", "--reporter=json")
 	} else {
 		argv = append(argv, "--ci", "--json")
 	}
@@ -490,10 +493,13 @@ var (
 	vitestTests = regexp.MustCompile(`(?m)^\s*Tests\s+(.*)$`)
 	vitestN     = map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`)}
 	vitestTotal = regexp.MustCompile(`\((\d+)\)`)
-	vitestFailT = regexp.MustCompile(`(?m)^\s*FAIL\s+(\S+) > (.+?)\s*$`)
-	jestTests   = regexp.MustCompile(`(?m)^Tests:\s+(.*)$`)
-	jestN       = map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`), "total": regexp.MustCompile(`(\d+) total`)}
-	jestFailT   = regexp.MustCompile(`(?m)^\s*● (.+)$`)
+	// verbose reporter: " ✓ test/a.test.ts > group > name 2ms" (× failed, ↓ skipped, □ todo)
+	vitestLine   = regexp.MustCompile(`(?m)^\s*([✓×↓□])\s+(\S+) > (.+?)(?:\s+\d+(?:\.\d+)?m?s)?\s*$`)
+	vitestPassed = regexp.MustCompile(`(?m)^\s*✓\s+\S+ > .*\n`)
+	vitestFailT  = regexp.MustCompile(`(?m)^\s*FAIL\s+(\S+) > (.+?)\s*$`)
+	jestTests    = regexp.MustCompile(`(?m)^Tests:\s+(.*)$`)
+	jestN        = map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`), "total": regexp.MustCompile(`(\d+) total`)}
+	jestFailT    = regexp.MustCompile(`(?m)^\s*● (.+)$`)
 )
 
 // ParseVitest reads vitest's "Tests  1 failed | 2 passed (3)" line.
@@ -511,6 +517,28 @@ func ParseVitest(out string) map[string]any {
 	}
 	failures := []map[string]any{}
 	seen := map[string]bool{}
+	if _, counted := res["total"]; !counted {
+		// No summary (killed before it): the tests the verbose reporter
+		// printed as they ended. Failure messages come only with the summary.
+		n := map[string]int{}
+		for _, m := range vitestLine.FindAllStringSubmatch(out, -1) {
+			switch m[1] {
+			case "✓":
+				n["pass"]++
+			case "×":
+				n["fail"]++
+				if key := m[2] + " > " + m[3]; !seen[key] {
+					seen[key] = true
+					failures = append(failures, map[string]any{"test": m[3], "type": "fail", "file": m[2], "message": "killed before vitest printed this failure's message"})
+				}
+			default:
+				n["skipped"]++
+			}
+		}
+		if t := n["pass"] + n["fail"] + n["skipped"]; t > 0 {
+			res["total"], res["pass"], res["fail"], res["skipped"] = t, n["pass"], n["fail"], n["skipped"]
+		}
+	}
 	for _, m := range vitestFailT.FindAllStringSubmatch(out, -1) {
 		if key := m[1] + " > " + m[2]; !seen[key] {
 			seen[key] = true

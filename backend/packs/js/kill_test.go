@@ -88,3 +88,55 @@ ok 2 - top
 		t.Fatalf("failures = %v", f)
 	}
 }
+
+// A vitest run killed at its timeout returns the tests its verbose
+// reporter printed as they ended (vitest writes its JSON report only at
+// the end), and they were seen live without colour codes.
+func TestVitestKilledKeepsItsRows(t *testing.T) {
+	t.Parallel()
+	dir := vitestProject(t)
+	want := vitestCounts(t, dir) // the project's own run, before the hanging file
+	packtest.WriteFiles(t, dir, map[string]string{
+		"test/calc.test.js": strings.Replace(readFile(t, filepath.Join(dir, "test/calc.test.js")), "expect(add(2, 3)).toBe(5)", "expect(add(2, 3)).toBe(6)", 1),
+		"test/zz_hang.test.js": `import { test } from 'vitest'
+import { writeFileSync } from 'node:fs'
+test('hangs', async () => { writeFileSync('started', ''); await new Promise(() => {}) }, 600000)
+`,
+	})
+	env, _ := packtest.ToolEnv(t, dir)
+	var mu sync.Mutex
+	var seen []string
+	ctx := live.With(context.Background(), func(l string) { mu.Lock(); seen = append(seen, l); mu.Unlock() })
+	got, err := Test(ctx, env, call("javascript", dir, map[string]any{"timeout_ms": 20000, "args": []any{"--no-file-parallelism"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "started")); err != nil {
+		t.Fatalf("the hanging test never started within the budget (a machine this slow needs a larger timeout_ms here)\n%v", got["output"])
+	}
+	if got["timed_out"] != true || got["is_pass"] != false {
+		t.Fatalf("timed_out %v is_pass %v", got["timed_out"], got["is_pass"])
+	}
+	if got["total"] != want["total"] || got["fail"] != 1 || got["pass"] != want["passed"]-1 {
+		t.Errorf("rows kept on kill: total %v pass %v fail %v; the suite has %v tests\n%v", got["total"], got["pass"], got["fail"], want["total"], got["output"])
+	}
+	fs, _ := got["failures"].([]map[string]any)
+	if len(fs) != 1 || fs[0]["file"] != "test/calc.test.js" || !strings.HasSuffix(fs[0]["test"].(string), "adds") {
+		t.Errorf("failure rows = %v", fs)
+	}
+	mu.Lock()
+	shown := strings.Join(seen, "\n")
+	mu.Unlock()
+	if !strings.Contains(shown, "✓ test/clamp.test.js > clamp > keeps values inside") || strings.Contains(shown, "\x1b[") {
+		t.Errorf("live lines:\n%s", shown)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
