@@ -156,7 +156,7 @@ func TestTestCommand(t *testing.T) {
 		{"node --test with TAP", plain, node, []string{"test"}, []string{"adds"},
 			[]string{"/usr/bin/node", "--test", "--test-reporter=tap", "--test-name-pattern=adds", "test"}, RunnerNode, ""},
 		{"the project's vitest", vitest, node, []string{"src"}, []string{"adds"},
-			[]string{filepath.Join(vitest, "node_modules/.bin/vitest"), "run", "--reporter=default", "--reporter=json", "src", "-t", "adds"}, RunnerVitest, ""},
+			[]string{filepath.Join(vitest, "node_modules/.bin/vitest"), "run", "--reporter=verbose", "--reporter=json", "src", "-t", "adds"}, RunnerVitest, ""},
 		{"bun ignores the node runners", vitest, bun, nil, nil, []string{"/usr/bin/bun", "test"}, RunnerBun, ""},
 		{"jest configured but not installed", jest, node, nil, nil, nil, "", "jest but it is not installed"},
 		{"args before the files (bun)", plain, bun, []string{"test/a.test.ts"}, nil,
@@ -164,7 +164,7 @@ func TestTestCommand(t *testing.T) {
 		{"args before the files (node)", plain, node, []string{"test"}, []string{"adds"},
 			[]string{"/usr/bin/node", "--test", "--test-reporter=tap", "--test-name-pattern=adds", "--bail", "test"}, RunnerNode, ""},
 		{"args before the files (vitest)", vitest, node, []string{"src"}, []string{"adds"},
-			[]string{filepath.Join(vitest, "node_modules/.bin/vitest"), "run", "--reporter=default", "--reporter=json", "--bail", "src", "-t", "adds"}, RunnerVitest, ""},
+			[]string{filepath.Join(vitest, "node_modules/.bin/vitest"), "run", "--reporter=verbose", "--reporter=json", "--bail", "src", "-t", "adds"}, RunnerVitest, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var args []string
