@@ -28,7 +28,9 @@ language is inferred from the paths and the workspace. arg is a path string or a
 ::<test-name> alone finds that test wherever it lives) selects. cwd chooses the project
 directory and defaults to the WORKSPACE ROOT, which is where a relative paths entry resolves.
 timeout_ms bounds the run and lets this program run that long, up to the configured ceiling
-(a timeout_ms above it is cut, and the result's timeout_note says so). List selectors stay lists, even one.
+(a timeout_ms above it is cut, and the result's timeout_note says so). A run killed at its timeout
+returns timed_out: True with the tests that had finished (counts and rows so far; a row whose
+message the runner had not printed yet says so). List selectors stay lists, even one.
 Examples: run_tests(), run_tests("tests/test_api.py"), run_tests("go", {"paths": ["./pkg/...::TestParse"]}),
 run_tests(paths=["::test_login"]).
 Returns {is_pass, total, pass, fail, errored, skipped, failures: [{test, type, message, file}],
