@@ -99,6 +99,10 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
     needs: 'sidebar search (session-search, search-hit .snippet mark), transcript (turn[data-turn][data-focused], turn-answer, jump-latest)',
     run: true,
   },
+  'live-tool-output': {
+    needs: 'transcript tool cards (tool-card[data-tool], tool-live while the tool runs), program-output',
+    run: true,
+  },
   'settings-one-model': {
     needs:
       'settings (settings-preset, settings-base-url, settings-test, settings-verdict, settings-load-models, settings-model, settings-model-option, settings-save), footer-provider',
