@@ -19,8 +19,9 @@
 #   7. drags a PNG in from another application (dropped.png) and sends it;
 #   7b. drags a text file in: its chip must show its reason ("not an image",
 #      warn-coloured, no picture) before Send (dropped-text.png); then puts a
-#      PNG on the X clipboard from another process (clipsrc.py), presses
-#      Ctrl+V in the composer (pasted.png) and sends both: the model's request
+#      text on the X clipboard from another process (clipsrc.py) and pastes
+#      it with Ctrl+V (the request), then a PNG, pastes it (pasted.png) and
+#      sends: the stored request must be the pasted text; the model's request
 #      must carry the pasted image, pixel for pixel, and name the text file
 #      as not an image;
 #   8. sets a goal with a budget in the goal panel: the objective must reach
@@ -72,6 +73,7 @@ stop_app() {
 }
 cleanup() {
   stop_app
+  if [ -n "${clip_pid:-}" ]; then kill "$clip_pid" 2>/dev/null || true; wait "$clip_pid" 2>/dev/null || true; fi
   if [ -n "$llm_pid" ]; then kill "$llm_pid" 2>/dev/null || true; wait "$llm_pid" 2>/dev/null || true; fi
   if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; wait "$xvfb_pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
@@ -445,18 +447,31 @@ for _ in $(seq 1 20); do
 done
 [ "$n_warn" -gt 300 ] || die "the dropped text file's chip shows no reason before Send (${n_warn} warning-coloured pixels); see $out/dropped-text.png"
 log "the dropped text file's chip shows its reason before Send (${n_warn} warning-coloured pixels)"
-# A screenshot tool's clipboard: another process owns an image on CLIPBOARD.
-convert -size 80x60 gradient:navy-gold -fill crimson -draw 'rectangle 10,10 30,50' -depth 8 "PNG24:$tmp/clip.png"
-/usr/bin/python3 scripts/clipsrc.py image "$tmp/clip.png" >"$tmp/clipsrc.log" 2>&1 &
-clip_pid=$!
-for _ in $(seq 1 40); do
-  grep -q '^ready' "$tmp/clipsrc.log" && break
-  kill -0 "$clip_pid" 2>/dev/null || die "clipsrc.py exited: $(cat "$tmp/clipsrc.log")"
-  sleep 0.25
-done
-grep -q '^ready' "$tmp/clipsrc.log" || die "clipsrc.py did not take the clipboard: $(cat "$tmp/clipsrc.log")"
+# clipboard KIND VALUE: another process (clipsrc.py) owns KIND on CLIPBOARD
+# from now on, until the next call or the end of the step.
+clip_pid=""
+clipboard() {
+  if [ -n "$clip_pid" ]; then kill "$clip_pid" 2>/dev/null || true; wait "$clip_pid" 2>/dev/null || true; fi
+  : >"$tmp/clipsrc.log"
+  /usr/bin/python3 scripts/clipsrc.py "$1" "$2" >"$tmp/clipsrc.log" 2>&1 &
+  clip_pid=$!
+  for _ in $(seq 1 40); do
+    grep -q '^ready' "$tmp/clipsrc.log" && return 0
+    kill -0 "$clip_pid" 2>/dev/null || die "clipsrc.py exited: $(cat "$tmp/clipsrc.log")"
+    sleep 0.25
+  done
+  die "clipsrc.py did not take the clipboard: $(cat "$tmp/clipsrc.log")"
+}
+# A text paste is the text field's, as before: the request comes from the clipboard.
+paste_request='What does the screenshot show?'
+clipboard text "$paste_request"
 click $(( w / 2 + 130 )) $(( h - 90 ))
-cp "$out/dropped-text.png" "$tmp/before-paste.png"
+xdotool key ctrl+v
+sleep 1
+# A screenshot tool's clipboard: an image.
+convert -size 80x60 gradient:navy-gold -fill crimson -draw 'rectangle 10,10 30,50' -depth 8 "PNG24:$tmp/clip.png"
+clipboard image "$tmp/clip.png"
+shot "$tmp/before-paste.png"
 xdotool key ctrl+v
 d_paste=0
 for _ in $(seq 1 20); do
@@ -471,9 +486,7 @@ awk -v d="$d_paste" 'BEGIN { exit !(d > 0.01) }' || die "Ctrl+V with an image on
 log "Ctrl+V attached the clipboard's image (difference ${d_paste})"
 sleep 1 # the chip's verdict and preview settle
 shot "$out/pasted.png"
-paste_request='What does the screenshot show?'
 before=$(wc -l <"$out/requests.jsonl")
-xdotool type --delay 15 "$paste_request"
 xdotool key Return
 status=""
 deadline=$(( $(date +%s) + wait_turn ))
@@ -485,7 +498,10 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
 done
 kill "$clip_pid" 2>/dev/null || true
 wait "$clip_pid" 2>/dev/null || true
+clip_pid=""
 [ "$status" = done ] || die "the turn with the pasted image ended '${status}'"
+got=$(json 'd.turns[2].request' <"$tmp/show.json")
+[ "$got" = "$paste_request" ] || die "the request pasted as text is '$got', want '$paste_request' (the text paste changed?)"
 [ "$(wc -l <"$out/requests.jsonl")" -gt "$before" ] || die "the pasted image's turn sent no request"
 # The model's request: the pasted image as an image part, the text file named.
 tail -n 1 "$out/requests.jsonl" | node -e '
