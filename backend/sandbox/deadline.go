@@ -24,7 +24,16 @@ type Limits struct {
 	// Hint is the timeout error's hint: how to raise the limits. "" = a
 	// generic hint built from the two Where fields.
 	Hint string
+	// KeepOutput is how many bytes of the block's printed output Result.Kept
+	// keeps (the person's copy; the model's stays at Options.OutputLimit);
+	// 0 = DefaultKeepOutput.
+	KeepOutput int
 }
+
+// DefaultKeepOutput is the default Limits.KeepOutput: 4 MiB, sixty-odd
+// times the model's 64 Ki-char copy, so a program's output is kept whole
+// unless it printed megabytes.
+const DefaultKeepOutput = 4 << 20
 
 // withDefaults fills the zero fields from the interpreter's options.
 func (l Limits) withDefaults(o Options) Limits {
@@ -36,6 +45,9 @@ func (l Limits) withDefaults(o Options) Limits {
 	}
 	if l.Max < l.Wall {
 		l.Max = l.Wall
+	}
+	if l.KeepOutput <= 0 {
+		l.KeepOutput = DefaultKeepOutput
 	}
 	return l
 }

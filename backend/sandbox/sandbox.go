@@ -16,7 +16,11 @@
 //     anything runs with phase "unsupported" and a hint. Lines in errors are
 //     the lines of the model's code.
 //   - print(*args, sep=, end=) is captured into Result.Output, clipped at
-//     Options.OutputLimit characters; output printed before an error is kept.
+//     Options.OutputLimit characters (the model's copy); output printed
+//     before an error is kept. A second, far larger copy for the person
+//     (Result.Kept, up to Limits.KeepOutput bytes, default
+//     DefaultKeepOutput) and the byte count of everything printed
+//     (Result.Bytes) say what a clip left out.
 //   - Limits: Options.MaxSteps (phase "limit"), the block's wall limit
 //     (phase "timeout"; Options.WallLimit, or the Limits given to ExecWith
 //     for that block), ctx cancellation (phase "cancelled"). The ctx handed
@@ -125,11 +129,19 @@ type Def struct {
 
 // Result is the outcome of one block.
 type Result struct {
-	Output   string // what the block printed (clipped to OutputLimit)
-	Clipped  bool
-	Err      *Error // nil on success
-	Duration time.Duration
-	Steps    uint64
+	Output  string // what the block printed (clipped to OutputLimit)
+	Clipped bool
+	// Kept is what the block printed up to the block's KeepOutput bytes
+	// (cut at a rune boundary): the person's copy. Equal to Output unless
+	// Clipped.
+	Kept string
+	// Bytes is how many bytes the block printed in all; KeptClipped says
+	// Kept is shorter than that (the keep cap applied too).
+	Bytes       int
+	KeptClipped bool
+	Err         *Error // nil on success
+	Duration    time.Duration
+	Steps       uint64
 	// Tools are the builtin calls the block made, in order (for the
 	// transcript's tool cards).
 	Tools []ToolCall
@@ -361,16 +373,24 @@ func isIdentifier(s string) bool {
 	return true
 }
 
-// outputBuffer collects printed text up to a limit, counting what was dropped.
+// outputBuffer collects printed text up to a limit (chars, the model's
+// copy) and, in full, up to keepLimit bytes (the person's copy), counting
+// what was dropped.
 type outputBuffer struct {
 	b       strings.Builder
 	limit   int
 	kept    int
 	total   int
 	clipped bool
+
+	full        strings.Builder // everything up to keepLimit bytes
+	keepLimit   int
+	bytes       int // bytes printed in all
+	keptClipped bool
 }
 
 func (o *outputBuffer) WriteString(s string) {
+	o.keep(s)
 	n := utf8.RuneCountInString(s)
 	o.total += n
 	if o.clipped {
@@ -390,6 +410,24 @@ func (o *outputBuffer) WriteString(s string) {
 	o.b.WriteString(s[:i])
 	o.kept = o.limit
 	o.clipped = true
+}
+
+// keep adds s to the full copy while it is under keepLimit bytes, cutting
+// the last piece at a rune boundary.
+func (o *outputBuffer) keep(s string) {
+	o.bytes += len(s)
+	if o.keptClipped {
+		return
+	}
+	if room := o.keepLimit - o.full.Len(); len(s) > room {
+		i := room
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i]
+		o.keptClipped = true
+	}
+	o.full.WriteString(s)
 }
 
 func threadCtx(th *starlark.Thread) context.Context {
@@ -439,10 +477,14 @@ func (in *Interp) ExecWith(ctx context.Context, code string, session map[string]
 // run pre-passes, parses and executes code in the session globals.
 func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (Result, *syntax.File) {
 	start := time.Now()
-	out := &outputBuffer{limit: in.opts.OutputLimit}
+	out := &outputBuffer{limit: in.opts.OutputLimit, keepLimit: lim.withDefaults(in.opts).KeepOutput}
 	finish := func(r Result) Result {
 		r.Output = out.b.String()
 		r.Clipped = out.clipped
+		r.Kept, r.Bytes, r.KeptClipped = r.Output, out.bytes, out.keptClipped
+		if out.clipped {
+			r.Kept = out.full.String()
+		}
 		r.limit, r.total = out.limit, out.total
 		r.Duration = time.Since(start)
 		return r

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -236,6 +237,49 @@ func TestOutputClipping(t *testing.T) {
 	want := "0123456789\n# ⋯ output clipped at 10/17 chars — narrow next time"
 	if got := r.Wire(); got != want {
 		t.Errorf("wire:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The person's copy keeps far more than the model's, up to the block's
+// KeepOutput bytes, cut at a rune boundary, and the byte count says how
+// much was printed in all.
+func TestOutputKept(t *testing.T) {
+	tests := []struct {
+		name, code  string
+		keep        int
+		wantKept    string
+		wantBytes   int
+		wantClipped bool // the model's copy
+		wantKeptCut bool
+	}{
+		{"short", `print("abc")`, 0, "abc\n", 4, false, false},
+		{"model clipped, kept whole", `print("0123456789abcdef")`, 0, "0123456789abcdef\n", 17, true, false},
+		{"kept cut too", `print("0123456789abcdef")`, 12, "0123456789ab", 17, true, true},
+		{"kept cut at a rune", `print("0123456789ééé")`, 13, "0123456789é", 17, true, true},
+		{"many prints", "for i in range(5000):\n    print('line %d' % (i + 1))", 0, "", 0, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := newInterp(t, Options{OutputLimit: 10})
+			r := in.ExecWith(context.Background(), tt.code, nil, Limits{KeepOutput: tt.keep})
+			if r.Err != nil {
+				t.Fatal(r.Wire())
+			}
+			if tt.name == "many prints" {
+				var b strings.Builder
+				for i := 1; i <= 5000; i++ {
+					fmt.Fprintf(&b, "line %d\n", i)
+				}
+				tt.wantKept, tt.wantBytes = b.String(), b.Len()
+			}
+			if r.Kept != tt.wantKept || r.Bytes != tt.wantBytes || r.Clipped != tt.wantClipped || r.KeptClipped != tt.wantKeptCut {
+				t.Errorf("kept %d bytes (%.20q…) of %d, clipped %v, kept cut %v; want %d of %d, %v, %v",
+					len(r.Kept), r.Kept, r.Bytes, r.Clipped, r.KeptClipped, len(tt.wantKept), tt.wantBytes, tt.wantClipped, tt.wantKeptCut)
+			}
+			if len([]rune(r.Output)) > 10 {
+				t.Errorf("the model's copy grew: %q", r.Output)
+			}
+		})
 	}
 }
 
