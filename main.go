@@ -1,6 +1,8 @@
 // Command vis is Vis Desktop: with a CLI command as its first argument
-// (`vis run ...`, see app/cli) it runs headless; otherwise it opens the window,
-// optionally on the project folder named by its first argument.
+// (`vis run ...`, `vis --version`, `vis --help`, see app/cli) it runs
+// headless; otherwise it opens the window, optionally on the project folder
+// named by its first argument. Without a display the window path says so in
+// one sentence and exits 1 (checked before GTK starts, which would panic).
 package main
 
 import (
@@ -42,7 +44,22 @@ func main() {
 	}
 }
 
-func runWindow() error {
+func runWindow() (err error) {
+	if err := checkDisplay(os.Getenv); err != nil {
+		return err
+	}
+	// The check above can pass while GTK still refuses (a server that
+	// accepts the connection but not our authorization): Wails then panics
+	// on this goroutine; say the same sentence instead of a trace.
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok && strings.Contains(e.Error(), "failed to init GTK") {
+				err = fmt.Errorf("%w (GTK could not open DISPLAY=%q)", errNoDisplay, os.Getenv("DISPLAY"))
+				return
+			}
+			panic(r)
+		}
+	}()
 	if runtime.GOOS == "linux" && os.Getenv("WEBKIT_DISABLE_DMABUF_RENDERER") == "" {
 		os.Setenv("WEBKIT_DISABLE_DMABUF_RENDERER", "1") // blank windows on NVIDIA otherwise
 	}

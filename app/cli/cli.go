@@ -29,7 +29,7 @@ import (
 )
 
 // Commands lists the first arguments that select the CLI instead of the window.
-var Commands = []string{"run", "sessions", "show", "goal", "version", "help", "-h", "-help", "--help"}
+var Commands = []string{"run", "sessions", "show", "goal", "version", "-v", "-version", "--version", "help", "-h", "-help", "--help"}
 
 // Version is set by the build.
 var Version = "dev"
@@ -55,7 +55,10 @@ const usage = `Usage:
   vis goal resume|pause|cancel|clear [--workspace DIR] [--session ID | --continue] [--json]
                            resume runs the goal's turn again; the others return at once and stop
                            a goal turn running in another Vis before its next model request
-  vis version
+  vis version               print the version (also -v, --version)
+  vis help                  print this text (also -h, --help)
+
+The window needs a display (DISPLAY or WAYLAND_DISPLAY); without one, use vis run.
 
 Environment: VIS_HOME (default ~/.vis), VIS_BASE_URL, VIS_MODEL, VIS_API_KEY
 (falling back to OPENAI_BASE_URL, OPENAI_API_KEY).
@@ -89,7 +92,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return cmdShow(ctx, args[1:], env)
 	case "goal":
 		return cmdGoal(ctx, args[1:], env)
-	case "version":
+	case "version", "-v", "-version", "--version":
 		fmt.Fprintln(env.Stdout, "vis", Version)
 		return ExitOK
 	case "help", "-h", "-help", "--help":
