@@ -6,7 +6,8 @@ import (
 )
 
 // Sandbox is the config's `sandbox` section: the time limits of one program
-// block. A project file may set it (it redirects nothing).
+// block and how much of its output the transcript keeps. A project file may
+// set it (it redirects nothing).
 type Sandbox struct {
 	// WallLimitSeconds is how long one program block may run;
 	// 0 = DefaultWallLimitSeconds.
@@ -16,14 +17,20 @@ type Sandbox struct {
 	// timeout, ...) asks for more than the wall limit;
 	// 0 = DefaultMaxWallLimitSeconds; never below the wall limit.
 	MaxWallLimitSeconds int `yaml:"max_wall_limit_seconds,omitempty"`
+	// KeepOutputBytes is how many bytes of a program's printed output the
+	// transcript keeps for "open full output" (the model's copy is clipped
+	// at 64 Ki chars regardless); 0 = DefaultKeepOutputBytes; never below
+	// MinKeepOutputBytes.
+	KeepOutputBytes int `yaml:"keep_output_bytes,omitempty"`
 
-	from map[string]string // key (KeyWallLimit, KeyMaxWallLimit) -> the file that set it last
+	from map[string]string // key (KeyWallLimit, ...) -> the file that set it last
 }
 
 // The sandbox keys as a person writes them.
 const (
 	KeyWallLimit    = "sandbox.wall_limit_seconds"
 	KeyMaxWallLimit = "sandbox.max_wall_limit_seconds"
+	KeyKeepOutput   = "sandbox.keep_output_bytes"
 )
 
 // Defaults of the sandbox keys. Five minutes keeps a block that loops or
@@ -36,6 +43,24 @@ const (
 	DefaultWallLimitSeconds    = 300
 	DefaultMaxWallLimitSeconds = 3600
 )
+
+// DefaultKeepOutputBytes (4 MiB) keeps a program's output whole unless it
+// printed megabytes, at a size a SQLite row and the read-only view handle
+// at once; MinKeepOutputBytes (256 KiB) is never less than the model's
+// copy (64 Ki chars of up to 4 bytes), so the person sees at least what
+// the model saw.
+const (
+	DefaultKeepOutputBytes = 4 << 20
+	MinKeepOutputBytes     = 256 << 10
+)
+
+// KeepOutput is the output keep cap in effect, in bytes.
+func (s Sandbox) KeepOutput() int {
+	if s.KeepOutputBytes > 0 {
+		return max(s.KeepOutputBytes, MinKeepOutputBytes)
+	}
+	return DefaultKeepOutputBytes
+}
 
 // WallLimit is the block wall limit in effect.
 func (s Sandbox) WallLimit() time.Duration {
@@ -54,7 +79,7 @@ func (s Sandbox) MaxWallLimit() time.Duration {
 	return max(m, s.WallLimit())
 }
 
-// From returns the file that set key (KeyWallLimit or KeyMaxWallLimit)
+// From returns the file that set key (KeyWallLimit, KeyMaxWallLimit, KeyKeepOutput)
 // last; "" when no file did (the default applies).
 func (s Sandbox) From(key string) string { return s.from[key] }
 
@@ -70,6 +95,8 @@ func (s Sandbox) Describe(key string) string {
 		set, def, eff = s.WallLimitSeconds, DefaultWallLimitSeconds, int(s.WallLimit()/time.Second)
 	case KeyMaxWallLimit:
 		set, def, eff = s.MaxWallLimitSeconds, DefaultMaxWallLimitSeconds, int(s.MaxWallLimit()/time.Second)
+	case KeyKeepOutput:
+		set, def, eff = s.KeepOutputBytes, DefaultKeepOutputBytes, s.KeepOutput()
 	default:
 		return key
 	}
@@ -79,7 +106,9 @@ func (s Sandbox) Describe(key string) string {
 	} else {
 		set = def
 	}
-	if eff != set {
+	if eff != set && key == KeyKeepOutput {
+		d += fmt.Sprintf(", raised to the minimum %d", eff)
+	} else if eff != set {
 		d += fmt.Sprintf(", raised to the wall limit %d", eff)
 	}
 	return d
@@ -99,6 +128,14 @@ func (s *Sandbox) validate() []string {
 		s.MaxWallLimitSeconds = 0
 		delete(s.from, KeyMaxWallLimit)
 	}
+	if s.KeepOutputBytes < 0 {
+		w = append(w, fmt.Sprintf("%s is %d (%s); the default %d applies", KeyKeepOutput, s.KeepOutputBytes, s.From(KeyKeepOutput), DefaultKeepOutputBytes))
+		s.KeepOutputBytes = 0
+		delete(s.from, KeyKeepOutput)
+	}
+	if s.KeepOutputBytes > 0 && s.KeepOutputBytes < MinKeepOutputBytes {
+		w = append(w, fmt.Sprintf("%s (%d) is below the minimum %d (the model's own copy); the minimum applies", KeyKeepOutput, s.KeepOutputBytes, MinKeepOutputBytes))
+	}
 	if wall := int(s.WallLimit() / time.Second); s.MaxWallLimitSeconds > 0 && s.MaxWallLimitSeconds < wall {
 		w = append(w, fmt.Sprintf("%s (%d) is below %s (%d); the ceiling is the wall limit, so a call's own timeout cannot extend a block",
 			KeyMaxWallLimit, s.MaxWallLimitSeconds, KeyWallLimit, wall))
@@ -112,7 +149,7 @@ func sandboxOrigins(origins map[string]string, m map[string]any, f string) map[s
 	if !ok {
 		return origins
 	}
-	for _, k := range []string{"wall_limit_seconds", "max_wall_limit_seconds"} {
+	for _, k := range []string{"wall_limit_seconds", "max_wall_limit_seconds", "keep_output_bytes"} {
 		if _, ok := sb[k]; ok {
 			if origins == nil {
 				origins = map[string]string{}

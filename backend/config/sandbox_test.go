@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,47 @@ import (
 // The sandbox limits merge like any key (the project file wins), remember
 // which file set them, default when unset, and a bad value falls back with
 // a warning.
+func TestSandboxKeepOutput(t *testing.T) {
+	tests := []struct {
+		name, home string
+		want       int
+		describe   string
+		warn       string
+	}{
+		{"unset", "", DefaultKeepOutputBytes, "sandbox.keep_output_bytes: unset, default 4194304", ""},
+		{"set", "sandbox: {keep_output_bytes: 16777216}\n", 16 << 20, "sandbox.keep_output_bytes: 16777216 in %s", ""},
+		{"below the minimum", "sandbox: {keep_output_bytes: 1000}\n", MinKeepOutputBytes,
+			"sandbox.keep_output_bytes: 1000 in %s, raised to the minimum 262144", "is below the minimum 262144"},
+		{"negative", "sandbox: {keep_output_bytes: -1}\n", DefaultKeepOutputBytes, "sandbox.keep_output_bytes: unset, default 4194304", "is -1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			home, ws := t.TempDir(), t.TempDir()
+			if tt.home != "" {
+				write(t, filepath.Join(home, "config.yml"), tt.home)
+			}
+			c, err := Load(home, ws, env(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			desc := tt.describe
+			if strings.Contains(desc, "%s") {
+				desc = fmt.Sprintf(desc, filepath.Join(home, "config.yml"))
+			}
+			if got := c.Sandbox.KeepOutput(); got != tt.want {
+				t.Errorf("KeepOutput = %d, want %d", got, tt.want)
+			}
+			if got := c.Sandbox.Describe(KeyKeepOutput); got != desc {
+				t.Errorf("Describe = %q, want %q", got, desc)
+			}
+			if tt.warn == "" && len(c.Warnings) > 0 || tt.warn != "" && (len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], tt.warn)) {
+				t.Errorf("warnings = %q, want %q", c.Warnings, tt.warn)
+			}
+		})
+	}
+}
+
 func TestSandboxLimits(t *testing.T) {
 	t.Parallel()
 	type got struct {
