@@ -36,7 +36,7 @@ type archLayer struct {
 
 var archLayers = []archLayer{
 	{
-		doc: "0 leaves: value types, event broker, config, keyring, the Starlark runtime, the workspace, a running tool's live output, the nREPL codec; no module imports",
+		doc: "0 leaves: value types, event broker, config, keyring, the Starlark runtime, the workspace, a running tool's live output, OS confinement, the nREPL codec; no module imports",
 		pkgs: map[string][]string{
 			"backend/chat":                nil,
 			"backend/events":              nil,
@@ -45,6 +45,7 @@ var archLayers = []archLayer{
 			"backend/sandbox":             nil,
 			"backend/workspace":           nil,
 			"backend/live":                nil,
+			"backend/confine":             nil,
 			"backend/packs/clojure/nrepl": nil,
 		},
 	},
@@ -128,6 +129,7 @@ var archOwners = []struct {
 	{"github.com/zalando/go-keyring", []string{"backend/secrets"}},
 	{"golang.org/x/image", []string{"backend/attach"}},
 	{"gopkg.in/yaml.v3", []string{"backend/config"}},  // the config files
+	{"golang.org/x/sys", []string{"backend/confine"}}, // the Landlock system calls
 	{"github.com/wailsapp/", []string{"app", "main"}}, // Wails: the window front and the composition root
 	{"github.com/google/go-cmp", nil},                 // test files only
 }
