@@ -260,11 +260,11 @@ func TestExitCodes(t *testing.T) {
 			t.Fatal("a request was sent")
 		}
 	})
-	t.Run("auth error names endpoint and model, never the key", func(t *testing.T) {
+	t.Run("auth error names the endpoint and what to do, never the key", func(t *testing.T) {
 		e := newEnv(t, providertest.Reply{Status: 401, Message: "invalid api key"})
 		e.vars = append(e.vars, "VIS_API_KEY=sk-secret-123")
 		r := e.run("", "run", "hi")
-		if r.code != 1 || !strings.Contains(r.stderr, e.llm.URL) || !strings.Contains(r.stderr, "fake-model") {
+		if r.code != 1 || !strings.Contains(r.stderr, e.llm.URL) || !strings.Contains(r.stderr, "refused the API key (401): check the key") {
 			t.Fatalf("%+v", r)
 		}
 		if strings.Contains(r.stderr+r.stdout, "sk-secret-123") {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 	"syscall"
 )
@@ -114,10 +113,10 @@ func (e *Error) Code() string {
 }
 
 // Sentence says in one sentence what went wrong and what to do, without
-// Go's error text: the host, the HTTP status and (for a rejected request or
-// a server failure) the server's own short message at most.
+// Go's error text: the endpoint, the HTTP status and (for a rejected
+// request or a server failure) the server's own short message at most.
 func (e *Error) Sentence() string {
-	host := hostOf(e.Endpoint)
+	host := e.Endpoint
 	status := ""
 	if e.Status != 0 {
 		status = fmt.Sprintf(" (%d)", e.Status)
@@ -127,7 +126,7 @@ func (e *Error) Sentence() string {
 		return fmt.Sprintf("The model server at %s is not running (connection refused): start it, or check the URL in Settings, then retry.", host)
 	case CodeUnreachable:
 		if e.Cause == CauseDNS {
-			return fmt.Sprintf("The address %s cannot be found: check the URL in Settings, then retry.", host)
+			return fmt.Sprintf("The host of %s cannot be found: check the URL in Settings, then retry.", host)
 		}
 		return fmt.Sprintf("The model server at %s cannot be reached: check that it is running and the URL in Settings, then retry.", host)
 	case CodeTLS:
@@ -169,14 +168,6 @@ func Explain(err error) (code, sentence string) {
 		return "", ""
 	}
 	return pe.Code(), pe.Sentence()
-}
-
-// hostOf is base's host:port, or base itself when it does not parse.
-func hostOf(base string) string {
-	if u, err := url.Parse(base); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return base
 }
 
 // short is ": msg" cut to one short clause, or "" for none.
