@@ -100,9 +100,20 @@ type FormStart struct {
 type CallRecord struct {
 	CallID string `json:"call_id"`
 	Code   string `json:"code"`
-	// What the program printed (clipped to the sandbox's output limit).
-	Output     string `json:"output"`
-	DurationMs int64  `json:"duration_ms"`
+	// What the program printed (clipped to the sandbox's output limit:
+	// output_clipped).
+	Output string `json:"output"`
+	// Output is the head of what the program printed, cut at the model's
+	// limit; the rest is kept apart (kept_bytes) for "open full output".
+	OutputClipped bool `json:"output_clipped,omitempty"`
+	// How many bytes the program printed in all (absent in records older
+	// than this field, and when it printed nothing).
+	OutputBytes int `json:"output_bytes,omitempty"`
+	// How many of them are kept apart when output_clipped; below
+	// output_bytes when the keep cap (sandbox.keep_output_bytes) cut them
+	// too.
+	KeptBytes  int   `json:"kept_bytes,omitempty"`
+	DurationMs int64 `json:"duration_ms"`
 	// Why it failed; absent when it did not.
 	Error *CallError `json:"error,omitempty"`
 	// The tools it called, in order; kept in the stored record (the

@@ -252,8 +252,27 @@ export interface Queue {
 export interface CallRecord {
   call_id: string
   code: string
-  /** What the program printed (clipped to the sandbox's output limit). */
+  /**
+   * What the program printed (clipped to the sandbox's output limit:
+   * output_clipped).
+   */
   output: string
+  /**
+   * Output is the head of what the program printed, cut at the model's
+   * limit; the rest is kept apart (kept_bytes) for "open full output".
+   */
+  output_clipped?: boolean
+  /**
+   * How many bytes the program printed in all (absent in records older
+   * than this field, and when it printed nothing).
+   */
+  output_bytes?: number
+  /**
+   * How many of them are kept apart when output_clipped; below
+   * output_bytes when the keep cap (sandbox.keep_output_bytes) cut them
+   * too.
+   */
+  kept_bytes?: number
   duration_ms: number
   /** Why it failed; absent when it did not. */
   error?: CallError
