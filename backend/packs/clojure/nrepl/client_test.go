@@ -243,23 +243,66 @@ func TestInterruptRunningEval(t *testing.T) {
 	}
 }
 
+// Cancelling an Eval interrupts it on the server. Every wait here is on the
+// server's own state, bounded only by the test's context, so a loaded
+// machine makes it slower, not flaky: the cancel is sent only once the
+// server runs the form (before that an interrupt finds nothing to stop, the
+// race cf23109 handles by giving the session up), the grace is long enough
+// for a slow server's "interrupted" reply, and the form's finally block
+// proves the evaluation ended on the server.
 func TestEvalCancelInterruptsServerSide(t *testing.T) {
-	c := newServerClient(t, Options{})
+	c := newServerClient(t, Options{InterruptGrace: 45 * time.Second})
+	mustEval(t, c, "(def cancel-started (promise)) (def cancel-ended (promise))", EvalOptions{Timeout: 45 * time.Second})
+	c.mu.Lock()
+	sess := c.evalSess
+	c.mu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	errc := make(chan error, 1)
 	go func() {
-		_, err := c.Eval(ctx, "(Thread/sleep 60000)", EvalOptions{Timeout: 2 * time.Minute})
+		_, err := c.Eval(ctx, "(deliver user/cancel-started true) (try (Thread/sleep 60000) (finally (deliver user/cancel-ended true)))", EvalOptions{Timeout: 2 * time.Minute})
 		errc <- err
 	}()
-	waitRunning(t, c)
+	waitServer(t, "(realized? user/cancel-started)")
 	cancel()
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled Eval returned %v, want context.Canceled", err)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled Eval returned %v, want context.Canceled", err)
+		}
+	case <-testCtx(t).Done():
+		t.Fatal("the cancelled Eval did not return")
 	}
-	// Had the sleep not been interrupted, this would queue behind it and time out.
-	r := mustEval(t, c, "(+ 1 1)", EvalOptions{Timeout: 20 * time.Second})
+	waitServer(t, "(realized? user/cancel-ended)")
+	c.mu.Lock()
+	kept := c.evalSess == sess
+	c.mu.Unlock()
+	if !kept {
+		t.Error("the session was given up although the server confirmed the interrupt")
+	}
+	// Had the sleep not been interrupted, this would queue behind it.
+	r := mustEval(t, c, "(+ 1 1)", EvalOptions{Timeout: 45 * time.Second})
 	if r.Value != "2" || r.TimedOut {
 		t.Errorf("after cancel: %+v", r)
+	}
+}
+
+// waitServer polls the server (a fresh connection and session each time, so
+// never queued behind the eval session) until form evaluates to true.
+func waitServer(t *testing.T, form string) {
+	t.Helper()
+	ctx := testCtx(t)
+	for {
+		for _, m := range rawExchange(t, map[string]any{"op": "eval", "id": "w", "code": form}) {
+			if m["value"] == "true" {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the server never made %s true", form)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }
 
