@@ -101,6 +101,10 @@ type Iteration struct {
 	// back with RecordedRequest (ListIterations leaves it empty: it can be
 	// as large as the context window and only the prompt inspector needs it).
 	RequestJSON string
+	// Outputs are the kept outputs of the programs whose output
+	// ToolCallsJSON holds clipped (see CallOutput). Written by
+	// AddIteration; read back with KeptOutput, never by ListIterations.
+	Outputs []CallOutput
 }
 
 // StartTurn records a new running turn at the next position of the session
@@ -265,6 +269,9 @@ func (s *Store) AddIteration(ctx context.Context, it Iteration) (int64, error) {
 			if isForeignKey(err) {
 				return fmt.Errorf("no such turn: %w", ErrNotFound)
 			}
+			return err
+		}
+		if err := addOutputs(ctx, tx, id, it.Outputs); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE turns SET iterations = max(iterations, ?) WHERE id = ?`, pos, it.TurnID)

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A clipped program's kept output is written with its iteration, read back
+// in pages that end at a newline (or a rune) and concatenate to it, keeps
+// the byte count of everything printed, and goes with its session.
+func TestKeptOutput(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	sess := mustSession(t, s, "/w", "outputs")
+	turn := mustTurn(t, s, sess.ID, "print a lot")
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "line %d é\n", i)
+	}
+	full := b.String()
+	cut := "x€€€" // the keep cap cut it: 10 bytes kept of 1000
+	_, err := s.AddIteration(ctx, Iteration{TurnID: turn.ID, Status: IterationDone, ToolCallsJSON: `[{"call_id":"a"},{"call_id":"b"},{"call_id":"c"}]`,
+		Outputs: []CallOutput{{Call: 0, CallID: "a", Output: full, Total: len(full)}, {Call: 2, CallID: "c", Output: cut, Total: 1000}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, limit := range []int{0, 4096, 1000, 7} {
+		t.Run(fmt.Sprintf("pages of %d", limit), func(t *testing.T) {
+			var got strings.Builder
+			off, pages := 0, 0
+			for {
+				p, err := s.KeptOutput(ctx, sess.ID, turn.Position, 1, 0, off, limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Kept != len(full) || p.Total != len(full) || p.Offset != off {
+					t.Fatalf("page at %d: kept %d total %d offset %d", off, p.Kept, p.Total, p.Offset)
+				}
+				if limit > 0 && len(p.Text) > limit {
+					t.Fatalf("page of %d bytes over the limit %d", len(p.Text), limit)
+				}
+				if !p.Done() && !strings.HasSuffix(p.Text, "\n") && strings.Contains(p.Text, "\n") {
+					t.Fatalf("page at %d ends mid-line: %q", off, p.Text[max(0, len(p.Text)-20):])
+				}
+				got.WriteString(p.Text)
+				off, pages = p.Next, pages+1
+				if p.Done() {
+					break
+				}
+			}
+			if got.String() != full {
+				t.Errorf("pages (%d) concatenate to %d bytes, want %d", pages, got.Len(), len(full))
+			}
+			if limit == 0 && pages != 1 {
+				t.Errorf("the default page took %d pages for %d bytes", pages, len(full))
+			}
+		})
+	}
+
+	// A page that would end inside a rune backs off to its start.
+	p, err := s.KeptOutput(ctx, sess.ID, turn.Position, 1, 2, 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Text != "x" || p.Next != 1 || p.Kept != len(cut) || p.Total != 1000 || p.Done() {
+		t.Errorf("rune page = %+v", p)
+	}
+	p, err = s.KeptOutput(ctx, sess.ID, turn.Position, 1, 2, 1, 2)
+	if err != nil || p.Text != "€" {
+		t.Errorf("a rune longer than the page comes whole: %+v, %v", p, err)
+	}
+
+	for _, tt := range []struct {
+		name                  string
+		sid                   string
+		turn, iter, call, off int
+	}{
+		{"a call not kept apart", sess.ID, turn.Position, 1, 1, 0},
+		{"another iteration", sess.ID, turn.Position, 2, 0, 0},
+		{"another session", "nope", turn.Position, 1, 0, 0},
+	} {
+		if _, err := s.KeptOutput(ctx, tt.sid, tt.turn, tt.iter, tt.call, tt.off, 0); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: err = %v, want ErrNotFound", tt.name, err)
+		}
+	}
+
+	if err := s.DeleteSession(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.db.QueryRow(`SELECT count(*) FROM call_outputs`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("after the session was deleted: %d kept outputs (%v)", n, err)
+	}
+}
