@@ -659,7 +659,13 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 			view := tr.t.View(tr.pos, tr.iter, tr.utilization(tr.iter-1))
 			res := tr.Exec.Exec(tr.ctx, p.Code, view)
 			body = res.Wire()
-			rec.Output, rec.DurationMs = res.Output, res.Duration.Milliseconds()
+			rec.Output, rec.DurationMs, rec.OutputBytes = res.Output, res.Duration.Milliseconds(), res.Bytes
+			if res.Clipped {
+				// The record keeps the model's copy; the rest goes with the
+				// iteration into the store (call_outputs) for "open full output".
+				rec.OutputClipped, rec.KeptBytes = true, len(res.Kept)
+				it.Outputs = append(it.Outputs, store.CallOutput{Call: i, CallID: p.CallID, Output: res.Kept, Total: res.Bytes})
+			}
 			if res.Output != "" {
 				outputs = append(outputs, res.Output)
 			}

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -332,5 +333,60 @@ func TestProgramHelpers(t *testing.T) {
 	}
 	if code, prose, ok := fencedProgram("Plan:\n```\nprint(1)\n```\nthen"); !ok || code != "print(1)\n" || prose != "Plan:\n\nthen" {
 		t.Errorf("fencedProgram = %q %q %v", code, prose, ok)
+	}
+}
+
+// A program that prints more than the model's limit: the model gets its
+// clipped copy with the note, the record says it was clipped and how many
+// bytes were printed and kept, and the whole output is kept in the store
+// for its call (the second of the reply here).
+func TestClippedOutputIsKeptWhole(t *testing.T) {
+	long := `for i in range(5000):\n    print('line %d of 5000 ' % (i + 1) + '.' * 20)`
+	r := newRig(t, false,
+		providertest.Reply{Calls: []providertest.Call{{Args: `{"code":"print('short')"}`}, {Args: `{"code":"` + long + `"}`}}},
+		providertest.Reply{Content: []string{"ok"}},
+	)
+	ch, cancel := r.broker.Subscribe(4096)
+	defer cancel()
+	if res := r.turn(context.Background(), "print a lot", false); res.Status != StatusDone {
+		t.Fatalf("%+v", res)
+	}
+	var sent []events.FormResult
+	for len(ch) > 0 {
+		if fr, ok := (<-ch).Data.(events.FormResult); ok {
+			sent = append(sent, fr)
+		}
+	}
+	var want strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&want, "line %d of 5000 %s\n", i, strings.Repeat(".", 20))
+	}
+	if len(sent) != 2 || !sent[1].Clipped || !sent[1].OutputClipped || sent[1].OutputBytes != want.Len() || sent[1].KeptBytes != want.Len() {
+		t.Errorf("form-result events: %d, the last %+v", len(sent), sent[len(sent)-1].OutputBytes)
+	}
+	msgs := r.llm.Requests()[1].Messages
+	model := fmt.Sprint(msgs[len(msgs)-1]["content"])
+	if !strings.Contains(model, "# ⋯ output clipped at 65536/") || strings.Contains(model, "line 5000 of") {
+		t.Errorf("the model's copy is not clipped as before: …%s", model[max(0, len(model)-200):])
+	}
+
+	turns, _ := r.store.ListTurns(context.Background(), r.sid)
+	its, _ := r.store.ListIterations(context.Background(), turns[0].ID)
+	var recs []events.CallRecord
+	if err := json.Unmarshal([]byte(its[0].ToolCallsJSON), &recs); err != nil || len(recs) != 2 {
+		t.Fatalf("records %v: %s", err, its[0].ToolCallsJSON)
+	}
+	if recs[0].OutputClipped || recs[0].OutputBytes != 6 || recs[0].KeptBytes != 0 {
+		t.Errorf("short record = %+v", recs[0])
+	}
+	if got := recs[1]; !got.OutputClipped || got.OutputBytes != want.Len() || got.KeptBytes != want.Len() || len([]rune(got.Output)) != 65536 {
+		t.Errorf("long record: clipped %v, %d bytes, %d kept, %d chars shown; want %d", got.OutputClipped, got.OutputBytes, got.KeptBytes, len([]rune(got.Output)), want.Len())
+	}
+	p, err := r.store.KeptOutput(context.Background(), r.sid, 1, 1, 1, 0, 0)
+	if err != nil || p.Text != want.String() || !p.Done() || p.Total != want.Len() {
+		t.Errorf("kept output: %d bytes of %d, done %v, err %v", len(p.Text), p.Total, p.Done(), err)
+	}
+	if _, err := r.store.KeptOutput(context.Background(), r.sid, 1, 1, 0, 0, 0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a short output was kept apart too: %v", err)
 	}
 }
