@@ -26,7 +26,8 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // fakeEngine records calls and returns canned answers.
 type fakeEngine struct {
-	broker *events.Broker
+	outputAsks [][6]int // CallOutput's turn, iteration, call, offset, limit
+	broker     *events.Broker
 
 	mu         sync.Mutex
 	sessions   []backend.SessionInfo
@@ -90,6 +91,11 @@ func (f *fakeEngine) CreateSession(_ context.Context, ws string) (backend.Sessio
 
 func (f *fakeEngine) Transcript(_ context.Context, id string) (backend.Transcript, error) {
 	return f.transcript, f.err
+}
+
+func (f *fakeEngine) CallOutput(_ context.Context, id string, turn, iter, call, offset, limit int) (backend.OutputPage, error) {
+	f.outputAsks = append(f.outputAsks, [6]int{turn, iter, call, offset, limit})
+	return backend.OutputPage{Text: "page", Offset: offset, Next: offset + 4, Kept: 8, Total: 9}, f.err
 }
 
 // dispatched is one Dispatch call the fake engine saw.

@@ -45,12 +45,17 @@ type Tool struct {
 
 // Call is one program of an iteration and what it printed.
 type Call struct {
-	CallID     string     `json:"call_id"`
-	Code       string     `json:"code"`
-	Output     string     `json:"output"`
-	Error      *CallError `json:"error"`
-	DurationMs int64      `json:"duration_ms"`
-	Tools      []Tool     `json:"tools"`
+	CallID string `json:"call_id"`
+	Code   string `json:"code"`
+	Output string `json:"output"`
+	// Output is cut at the model's limit; kept_bytes of output_bytes are
+	// kept for CallOutput (see events.CallRecord).
+	OutputClipped bool       `json:"output_clipped"`
+	OutputBytes   int        `json:"output_bytes"`
+	KeptBytes     int        `json:"kept_bytes"`
+	Error         *CallError `json:"error"`
+	DurationMs    int64      `json:"duration_ms"`
+	Tools         []Tool     `json:"tools"`
 }
 
 // Iteration is one provider round trip and the program it ran.
@@ -367,7 +372,8 @@ func toSessions(in []backend.SessionInfo) []Session {
 func toCalls(in []backend.CallView) []Call {
 	out := make([]Call, 0, len(in))
 	for _, c := range in {
-		call := Call{CallID: c.CallID, Code: c.Code, Output: c.Output, DurationMs: c.DurationMs, Tools: make([]Tool, 0, len(c.Tools))}
+		call := Call{CallID: c.CallID, Code: c.Code, Output: c.Output, DurationMs: c.DurationMs, Tools: make([]Tool, 0, len(c.Tools)),
+			OutputClipped: c.OutputClipped, OutputBytes: c.OutputBytes, KeptBytes: c.KeptBytes}
 		for _, t := range c.Tools {
 			call.Tools = append(call.Tools, Tool{Name: t.Name, Args: t.Args, DurationMs: t.DurationMs, Error: t.Error})
 		}

@@ -58,6 +58,7 @@ type Engine interface {
 	Status(ctx context.Context, sessionID, workspace string) (backend.StatusView, error)
 	Running(sessionID string) bool
 	Prompt(ctx context.Context, sessionID string, turn, iteration int) (backend.PromptView, error)
+	CallOutput(ctx context.Context, sessionID string, turn, iter, call, offset, limit int) (backend.OutputPage, error)
 	Settings(ctx context.Context) (backend.SettingsView, error)
 	SaveSettings(ctx context.Context, req backend.SaveSettingsRequest) (backend.SettingsView, error)
 	ListModels(ctx context.Context, baseURL string, apiKey *string) ([]string, error)

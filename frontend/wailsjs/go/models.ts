@@ -40,6 +40,9 @@ export namespace app {
 	    call_id: string;
 	    code: string;
 	    output: string;
+	    output_clipped: boolean;
+	    output_bytes: number;
+	    kept_bytes: number;
 	    error?: CallError;
 	    duration_ms: number;
 	    tools: Tool[];
@@ -53,6 +56,9 @@ export namespace app {
 	        this.call_id = source["call_id"];
 	        this.code = source["code"];
 	        this.output = source["output"];
+	        this.output_clipped = source["output_clipped"];
+	        this.output_bytes = source["output_bytes"];
+	        this.kept_bytes = source["kept_bytes"];
 	        this.error = this.convertValues(source["error"], CallError);
 	        this.duration_ms = source["duration_ms"];
 	        this.tools = this.convertValues(source["tools"], Tool);
@@ -273,6 +279,28 @@ export namespace app {
 	        this.reasoning = source["reasoning"];
 	        this.vision = source["vision"];
 	        this.context = source["context"];
+	    }
+	}
+	export class OutputPage {
+	    text: string;
+	    offset: number;
+	    next: number;
+	    kept_bytes: number;
+	    total_bytes: number;
+	    done: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new OutputPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.offset = source["offset"];
+	        this.next = source["next"];
+	        this.kept_bytes = source["kept_bytes"];
+	        this.total_bytes = source["total_bytes"];
+	        this.done = source["done"];
 	    }
 	}
 	export class Preset {
