@@ -56,7 +56,7 @@ var archLayers = []archLayer{
 			"backend/prompt":                {"backend/chat"},
 			"backend/provider":              {"backend/chat"},
 			"backend/provider/providertest": {"backend/chat"},
-			"backend/packs/proc":            {"backend/live"},
+			"backend/packs/proc":            {"backend/confine", "backend/live"},
 		},
 	},
 	{
@@ -64,8 +64,8 @@ var archLayers = []archLayer{
 		pkgs: map[string][]string{
 			"backend/attach":                        {"backend/prompt", "backend/store"},
 			"backend/ext":                           {"backend/sandbox"},
-			"backend/tools":                         {"backend/live", "backend/sandbox", "backend/workspace"},
-			"backend/packs/linerepl":                {"backend/packs/proc"},
+			"backend/tools":                         {"backend/confine", "backend/live", "backend/sandbox", "backend/workspace"},
+			"backend/packs/linerepl":                {"backend/confine", "backend/packs/proc"},
 			"backend/goals":                         {"backend/chat", "backend/sandbox", "backend/store"},
 			"backend/loop":                          {"backend/chat", "backend/events", "backend/prompt", "backend/provider", "backend/sandbox", "backend/store"},
 			"backend/provider/providertest/fakellm": {"backend/provider/providertest"},
@@ -76,10 +76,10 @@ var archLayers = []archLayer{
 		pkgs: map[string][]string{
 			"backend/resources":      {"backend/ext"},
 			"backend/langtools":      {"backend/ext", "backend/sandbox", "backend/workspace"},
-			"backend/packs/clojure":  {"backend/ext", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/golang":   {"backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/js":       {"backend/ext", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/python":   {"backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/clojure":  {"backend/confine", "backend/ext", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/golang":   {"backend/confine", "backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/js":       {"backend/confine", "backend/ext", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/python":   {"backend/confine", "backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/packtest": {"backend/ext"},
 		},
 	},
@@ -87,7 +87,7 @@ var archLayers = []archLayer{
 		doc: "4 the engine root: wires the layers below (never the test helpers or the fake LLM); imported only by the fronts and main",
 		pkgs: map[string][]string{
 			"backend": {
-				"backend/attach", "backend/chat", "backend/config", "backend/events", "backend/ext",
+				"backend/attach", "backend/chat", "backend/config", "backend/confine", "backend/events", "backend/ext",
 				"backend/goals", "backend/langtools", "backend/live", "backend/loop", "backend/packs/clojure",
 				"backend/packs/golang", "backend/packs/js", "backend/packs/python", "backend/prompt",
 				"backend/provider", "backend/resources", "backend/sandbox", "backend/secrets",
@@ -105,7 +105,7 @@ var archLayers = []archLayer{
 	{
 		doc: "6 the composition root",
 		pkgs: map[string][]string{
-			"main": {"app", "app/cli", "backend"},
+			"main": {"app", "app/cli", "backend", "backend/confine"},
 		},
 	},
 	{

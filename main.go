@@ -21,6 +21,7 @@ import (
 	"github.com/visdesktop/vis/app"
 	"github.com/visdesktop/vis/app/cli"
 	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/confine"
 )
 
 //go:embed all:frontend/dist
@@ -32,6 +33,9 @@ var icon []byte
 var version = "dev" // set with -ldflags "-X main.version=..."
 
 func main() {
+	// A sandboxed child of this app starts as `vis __vis-confine ...`:
+	// confine itself, then exec the command. Nothing else runs first.
+	confine.HelperMain()
 	if len(os.Args) > 1 && slices.Contains(cli.Commands, os.Args[1]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -47,6 +51,9 @@ func main() {
 func runWindow() (err error) {
 	if err := checkDisplay(os.Getenv); err != nil {
 		return err
+	}
+	if os.Getenv("VIS_NO_PREFETCH") == "" {
+		go prefetchWindowFiles()
 	}
 	// The check above can pass while GTK still refuses (a server that
 	// accepts the connection but not our authorization): Wails then panics

@@ -16,6 +16,7 @@ import (
 	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/goals"
@@ -39,6 +40,9 @@ type Options struct {
 	Getenv func(string) string // nil = os.Getenv
 	// Secrets keeps API keys; nil = the OS keyring, else a 0600 file.
 	Secrets *secrets.Store
+	// Sandbox, when set, is the permission mode of every turn this engine
+	// runs, over the config's (`vis run --sandbox`).
+	Sandbox confine.Mode
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -53,12 +57,13 @@ var ErrConfig = errors.New("configuration")
 
 // Engine is the one engine both fronts use. It is safe for concurrent use.
 type Engine struct {
-	home    string
-	getenv  func(string) string
-	store   *store.Store
-	broker  *events.Broker
-	secrets *secrets.Store
-	goals   *goals.Service
+	modeOverride confine.Mode // Options.Sandbox
+	home         string
+	getenv       func(string) string
+	store        *store.Store
+	broker       *events.Broker
+	secrets      *secrets.Store
+	goals        *goals.Service
 
 	ext       *ext.Registry
 	resources *resources.Registry
@@ -94,10 +99,11 @@ type sessionRT struct {
 
 	surface *langtools.Surface // the language verbs, re-pointed at every turn's active packs
 
-	cur    atomic.Pointer[[2]int]       // turn and iteration of the program running now
-	live   atomic.Pointer[liveTail]     // the running tool's live output (livetail.go)
-	ticket atomic.Pointer[goals.Ticket] // the goal as the current model request started
-	usage  atomic.Pointer[liveUsage]    // the running turn's tokens so far (Status)
+	cur    atomic.Pointer[[2]int]         // turn and iteration of the program running now
+	live   atomic.Pointer[liveTail]       // the running tool's live output (livetail.go)
+	policy atomic.Pointer[confine.Policy] // the confinement of this turn's processes (permissions.go)
+	ticket atomic.Pointer[goals.Ticket]   // the goal as the current model request started
+	usage  atomic.Pointer[liveUsage]      // the running turn's tokens so far (Status)
 }
 
 // Open opens (creating when needed) the state under opts.Home/desktop and
@@ -132,7 +138,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	e := &Engine{home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
+	e := &Engine{modeOverride: opts.Sandbox, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
 		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
 	e.ext = ext.NewRegistry()
@@ -480,6 +486,11 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	if err != nil {
 		return nil, err
 	}
+	policy, pwarn := e.policyFor(id, rt.workspace, rv.cfg.Permissions)
+	rt.policy.Store(&policy)
+	for _, w := range pwarn {
+		e.broker.Publish(events.Event{SessionID: id, Data: events.Warning{Message: w}})
+	}
 	active, facade := e.activate(ctx, id, rt)
 	view := e.viewFunc(id, rt, rv, active)
 	var sinceLast []string
@@ -757,6 +768,9 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ex
 			"routing":    map[string]any{"provider": rv.res.ProviderID, "model": rv.res.Model.Name},
 			"resources":  resourceList(e.resources.Snapshot(id)),
 			"symbols":    symbols,
+		}
+		if p := rt.policy.Load(); p != nil {
+			v["sandbox"] = sandboxView(*p)
 		}
 		// Contributions (the Clojure pack's live nREPLs) are recomputed for
 		// every block and delta; a pack probes its REPLs at most once per

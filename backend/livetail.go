@@ -103,7 +103,7 @@ func (e *Engine) toolCtx(sid string, rt *sessionRT) func(ctx context.Context, na
 		if old := rt.live.Swap(lt); old != nil {
 			old.close()
 		}
-		return live.With(ctx, lt.line)
+		return rt.confined(live.With(ctx, lt.line))
 	}
 }
 

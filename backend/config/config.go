@@ -9,6 +9,9 @@
 // api_key or headers, nor default_provider/default_model: such keys are
 // dropped and reported as warnings, never applied.
 //
+// The `permissions` section (Permissions) confines the processes the model
+// causes; a project file may only tighten it.
+//
 // The `sandbox` section (Sandbox) bounds a program block's run time:
 // wall_limit_seconds and the ceiling max_wall_limit_seconds, which a tool
 // call's own timeout may extend a block to; a project file may set both.
@@ -88,6 +91,7 @@ type Config struct {
 	Reasoning       string       `yaml:"reasoning,omitempty"` // "", low, medium, high
 	SystemPrompt    SystemPrompt `yaml:"system_prompt,omitempty"`
 	Sandbox         Sandbox      `yaml:"sandbox,omitempty"`
+	Permissions     Permissions  `yaml:"permissions,omitempty"`
 
 	// Warnings lists what was ignored while loading (project keys that are
 	// not allowed, unset ${ENV} references).
@@ -125,6 +129,7 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 		}
 		if i > 0 { // project file
 			warnings = append(warnings, stripProjectSecrets(m, f)...)
+			warnings = append(warnings, stripProjectPermissions(m, f)...)
 		}
 		origins = sandboxOrigins(origins, m, f)
 		merged = merge(merged, m)

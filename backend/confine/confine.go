@@ -73,6 +73,10 @@ type Policy struct {
 	Writable  []string `json:"writable,omitempty"`  // beside the workspace (Workspace mode only)
 	Protected []string `json:"protected,omitempty"` // neither read nor written
 	Network   bool     `json:"network"`             // TCP allowed
+	// TempDir, when set, is created and becomes the child's TMPDIR (and is
+	// writable in Workspace mode): the session's own temp folder, since
+	// /tmp is not writable.
+	TempDir string `json:"temp_dir,omitempty"`
 }
 
 // helperArg marks the helper mode on the command line.
@@ -129,6 +133,9 @@ func (p Policy) clean() Policy {
 		}
 	}
 	p.Writable, p.Protected = abs(p.Writable), abs(p.Protected)
+	if p.TempDir != "" {
+		p.TempDir = filepath.Clean(p.TempDir)
+	}
 	return p
 }
 

@@ -145,7 +145,6 @@ func TestNetworkOffRefusesTCP(t *testing.T) {
 	}
 }
 
-
 func TestFullModeAndReadRoots(t *testing.T) {
 	argv, err := Policy{Mode: Full}.Command([]string{"true"})
 	if err != nil || !slices.Equal(argv, []string{"true"}) {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -49,14 +50,25 @@ var status = sync.OnceValue(func() Info {
 	return Info{ABI: int(v), Network: v >= 4}
 })
 
-// Status is the confinement this system gives.
-func Status() Info { return status() }
+// Status is the confinement this system gives: none until HelperMain has
+// run in this process (a binary without the helper mode would run a
+// wrapped command as itself).
+func Status() Info {
+	if !helperInstalled.Load() {
+		return Info{Why: "this program has no sandbox helper (confine.HelperMain is not called in its main)"}
+	}
+	return status()
+}
+
+var helperInstalled atomic.Bool
 
 // HelperMain runs the helper mode when this process was started as one
 // (Command's wrapping) and never returns then; otherwise it returns at
-// once. Call it first in main and in TestMain.
+// once, and from then on Command confines. Call it first in main and in
+// the TestMain of a package whose tests start confined children.
 func HelperMain() {
 	if len(os.Args) < 4 || os.Args[1] != helperArg {
+		helperInstalled.Store(true)
 		return
 	}
 	var p Policy
@@ -65,6 +77,11 @@ func HelperMain() {
 		os.Exit(126)
 	}
 	argv := os.Args[4:]
+	if p.TempDir != "" {
+		if err := os.MkdirAll(p.TempDir, 0o700); err == nil {
+			os.Setenv("TMPDIR", p.TempDir)
+		}
+	}
 	if err := restrictAndExec(p, argv); err != nil {
 		fmt.Fprintf(os.Stderr, "vis sandbox: %v\n", err)
 		os.Exit(126)
@@ -76,7 +93,7 @@ func restrictAndExec(p Policy, argv []string) error {
 	if err != nil {
 		return err
 	}
-	abi := Status().ABI
+	abi := status().ABI
 	if abi == 0 {
 		return syscall.Exec(path, argv, os.Environ())
 	}
@@ -133,7 +150,7 @@ func (p Policy) rules(handled uint64) []rule {
 	write := handled // every handled right
 	var rw []string
 	if p.Mode == Workspace {
-		rw = append(rw, p.Workspace)
+		rw = append(rw, p.Workspace, p.TempDir)
 		rw = append(rw, p.Writable...)
 	}
 	for _, d := range rw {

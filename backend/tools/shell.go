@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/live"
 )
 
@@ -56,7 +57,13 @@ func Shell(ctx context.Context, dir, cmd string, timeout time.Duration) (ShellRe
 	if err != nil {
 		return ShellResult{}, fmt.Errorf("shell: pipe: %w", err)
 	}
-	c := exec.Command("bash", "-c", cmd)
+	argv, err := confine.CommandCtx(ctx, []string{"bash", "-c", cmd})
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return ShellResult{}, fmt.Errorf("shell: %w", err)
+	}
+	c := exec.Command(argv[0], argv[1:]...)
 	c.Dir = dir
 	c.Stdout, c.Stderr = pw, pw // same fd: true interleaving
 	c.Env = shellEnv(os.Environ())

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/workspace"
 )
@@ -155,7 +156,7 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 		return fail(fmt.Errorf("clojure format_code: %w", err))
 	}
 	if code, ok := c.Opts["code"].(string); ok && strings.TrimSpace(code) != "" {
-		tmp, err := os.MkdirTemp("", "vis-cljfmt-")
+		tmp, err := os.MkdirTemp(confine.TempDir(ctx), "vis-cljfmt-")
 		if err != nil {
 			return fail(fmt.Errorf("clojure format_code: %w", err))
 		}

@@ -36,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/workspace"
 )
@@ -351,7 +352,7 @@ func jvmDefaultPaths(proj *Project) []string {
 
 func (p *Pack) jvmLint(ctx context.Context, c ext.Call, sel lintSel, proj *Project) linted {
 	l := linted{name: "clojure"}
-	tmp, err := os.MkdirTemp("", "vis-clj-lint-")
+	tmp, err := os.MkdirTemp(confine.TempDir(ctx), "vis-clj-lint-")
 	if err != nil {
 		l.err = err
 		return l

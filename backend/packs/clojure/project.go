@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/visdesktop/vis/backend/confine"
 )
 
 // Project is what the pack knows about a project folder from its files.
@@ -229,7 +231,7 @@ func (p *Pack) officialCLI(ctx context.Context) (string, bool) {
 		return bin, p.opts.OfficialCLI(ctx)
 	}
 	p.cliOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vis-clj-detect-")
+		dir, err := os.MkdirTemp(confine.TempDir(ctx), "vis-clj-detect-")
 		if err != nil {
 			return
 		}

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/packs/clojure/nrepl"
 )
@@ -522,6 +523,9 @@ func (p *Pack) start(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[stri
 			"message": "cannot start an nREPL: " + err.Error()}, nil
 	}
 	logPath := logPathFor(env, id)
+	if lnch.Argv, err = confine.CommandCtx(ctx, lnch.Argv); err != nil {
+		return nil, fmt.Errorf("clojure repl_start: %w", err)
+	}
 	r, err := launch(lnch, dir, logPath, vars)
 	if err != nil {
 		return map[string]any{"result": "failed", "id": id, "cwd": tilde(dir), "status": "failed", "running": false,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/packs/proc"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 // lintSnippet vets code in a temporary module. A snippet without a package
 // clause gets "package snippet" prepended; rows stay the snippet's own.
 func lintSnippet(ctx context.Context, code string, t tool) (map[string]any, error) {
-	dir, err := os.MkdirTemp("", "vis-govet-")
+	dir, err := os.MkdirTemp(confine.TempDir(ctx), "vis-govet-")
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}

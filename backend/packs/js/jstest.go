@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/workspace"
@@ -75,7 +76,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	timeout := t.timeout
 	var vitestJSON string // vitest writes its JSON report here (stdout keeps its own reporter's text)
 	if runner == RunnerVitest {
-		tmp, err := os.MkdirTemp("", "vis-vitest-")
+		tmp, err := os.MkdirTemp(confine.TempDir(ctx), "vis-vitest-")
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %w", runner, err)
 		}

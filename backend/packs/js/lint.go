@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/ext"
 	child "github.com/visdesktop/vis/backend/packs/proc"
 	"github.com/visdesktop/vis/backend/workspace"
@@ -160,7 +161,7 @@ func eslintLint(ctx context.Context, root, cwd string, t tool, lt projectTool, s
 func biomeLint(ctx context.Context, root, cwd string, t tool, lt projectTool, snippet bool, code, suffix string, targets []string) ([]map[string]any, error) {
 	dir := cwd
 	if snippet {
-		tmp, err := os.MkdirTemp("", "vis-biome-")
+		tmp, err := os.MkdirTemp(confine.TempDir(ctx), "vis-biome-")
 		if err != nil {
 			return nil, err
 		}

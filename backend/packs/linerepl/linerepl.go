@@ -53,6 +53,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/packs/proc"
 )
 
@@ -139,6 +140,9 @@ type REPL struct {
 
 	mu sync.Mutex // guards c (swapped by a restart)
 	c  *child
+	// policy confines the child; the one the REPL was started under, kept
+	// for restarts (whose ctx may carry none).
+	policy *confine.Policy
 }
 
 // Start launches the REPL and waits until it answers a ping. On failure
@@ -421,7 +425,20 @@ func (r *REPL) spawn(ctx context.Context) (*child, error) {
 		return nil, fmt.Errorf("%s REPL log: %w", s.Name, err)
 	}
 	fmt.Fprintf(lf, "[vis] %s: starting %s in %s\n", time.Now().Format(time.RFC3339), s.display(), s.Dir)
-	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
+	r.mu.Lock()
+	if p, ok := confine.From(ctx); ok && r.policy == nil {
+		r.policy = &p
+	}
+	argv := s.Argv
+	if r.policy != nil {
+		argv, err = r.policy.Command(argv)
+	}
+	r.mu.Unlock()
+	if err != nil {
+		lf.Close()
+		return nil, fmt.Errorf("%s REPL: %w", s.Name, err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.Dir
 	cmd.Env = append(os.Environ(), s.Env...)
 	cmd.SysProcAttr = proc.SysProcAttr()

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/live"
 )
 
@@ -45,9 +46,13 @@ func execGroup(ctx context.Context, argv []string, dir string, stdin string, tim
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
 	}
+	run, err := confine.CommandCtx(ctx, argv)
+	if err != nil {
+		return Ran{}, err
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, argv[0], argv[1:]...)
+	cmd := exec.CommandContext(cctx, run[0], run[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = SysProcAttr()
@@ -66,7 +71,7 @@ func execGroup(ctx context.Context, argv []string, dir string, stdin string, tim
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
-	err := cmd.Start()
+	err = cmd.Start()
 	if err != nil {
 		return Ran{}, err
 	}

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/live"
 )
 
@@ -46,9 +47,13 @@ func RunEnv(ctx context.Context, dir string, timeout time.Duration, stdin string
 	if len(argv) == 0 {
 		return res, errors.New("run: empty command")
 	}
+	run, err := confine.CommandCtx(ctx, argv)
+	if err != nil {
+		return res, err
+	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	c := exec.CommandContext(rctx, run[0], run[1:]...)
 	c.Dir = dir
 	if len(env) > 0 {
 		c.Env = append(os.Environ(), env...)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/workspace"
 )
@@ -139,7 +140,7 @@ type testCall struct {
 }
 
 func (p *Pack) pytest(ctx context.Context, interp Interpreter, c ext.Call, t testCall, selectors []string, timeout time.Duration) (map[string]any, error) {
-	tmp, err := os.MkdirTemp("", "vis-pytest-")
+	tmp, err := os.MkdirTemp(confine.TempDir(ctx), "vis-pytest-")
 	if err != nil {
 		return nil, fmt.Errorf("python run_tests: %w", err)
 	}

@@ -1,0 +1,75 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Permissions is the `permissions` section: how the processes the model
+// causes are confined (backend/confine). A person sets it in
+// $VIS_HOME/config.yml (or per run: `vis run --sandbox`, the window's
+// footer); a project file may only tighten it.
+//
+//	permissions:
+//	  mode: workspace        # read-only | workspace (default) | full
+//	  network: true          # false: confined processes get no TCP
+//	  protected: [~/secrets] # beside the built-in list (~/.ssh, ~/.gnupg, ~/.aws, $VIS_HOME, ...)
+//	  writable: [~/.cache]   # beside the workspace, its temp folder and the tool caches
+type Permissions struct {
+	Mode      string   `yaml:"mode,omitempty"`
+	Network   *bool    `yaml:"network,omitempty"`
+	Protected []string `yaml:"protected,omitempty"`
+	Writable  []string `yaml:"writable,omitempty"`
+	// ProjectProtected is a project file's protected list, kept apart so
+	// it adds to the person's list instead of replacing it.
+	ProjectProtected []string `yaml:"project_protected,omitempty"`
+}
+
+// AllProtected is the person's protected paths and a project's additions.
+func (p Permissions) AllProtected() []string {
+	return append(append([]string(nil), p.Protected...), p.ProjectProtected...)
+}
+
+// NetworkOn: the network is allowed unless a file said network: false.
+func (p Permissions) NetworkOn() bool { return p.Network == nil || *p.Network }
+
+// stripProjectPermissions keeps, of a project file's permissions section,
+// only what tightens: mode read-only, network false, more protected paths.
+// A cloned repository must not widen what the model's processes may do.
+func stripProjectPermissions(m map[string]any, file string) []string {
+	pm, ok := m["permissions"].(map[string]any)
+	if !ok {
+		if _, present := m["permissions"]; present {
+			delete(m, "permissions")
+			return []string{fmt.Sprintf("%s: permissions must be a map; ignored", file)}
+		}
+		return nil
+	}
+	var w []string
+	keys := make([]string, 0, len(pm))
+	for k := range pm {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := pm[k]
+		switch k {
+		case "mode":
+			if s, _ := v.(string); strings.TrimSpace(s) == "read-only" {
+				continue
+			}
+		case "network":
+			if b, ok := v.(bool); ok && !b {
+				continue
+			}
+		case "protected":
+			pm["project_protected"] = v
+			delete(pm, k)
+			continue
+		}
+		delete(pm, k)
+		w = append(w, fmt.Sprintf("%s: permissions.%s: %v is ignored in a project file (a project may only tighten permissions; set it in $VIS_HOME/config.yml)", file, k, v))
+	}
+	return w
+}

@@ -1,0 +1,98 @@
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/visdesktop/vis/backend/config"
+	"github.com/visdesktop/vis/backend/confine"
+)
+
+// The confinement of the processes a session's programs start (shell,
+// REPLs, test runners, formatters): built from the `permissions` config
+// (and a front's override, `vis run --sandbox`) at every turn's plan, put
+// on each tool call's ctx by toolCtx, applied by backend/confine where the
+// children are spawned. A person's own `!cmd` runs unconfined.
+
+// policyFor is the turn's policy and what to warn about (a mode name the
+// config got wrong).
+func (e *Engine) policyFor(id, workspace string, perms config.Permissions) (confine.Policy, []string) {
+	var warnings []string
+	mode, err := confine.ParseMode(perms.Mode)
+	if err != nil {
+		warnings = append(warnings, "permissions.mode: "+err.Error()+"; using workspace")
+		mode = confine.Workspace
+	}
+	if e.modeOverride != "" {
+		mode = e.modeOverride
+	}
+	home, _ := os.UserHomeDir()
+	p := confine.Policy{Mode: mode, Workspace: workspace, Network: perms.NetworkOn()}
+	p.Protected = append(confine.DefaultProtected(home), e.home)
+	for _, x := range perms.AllProtected() {
+		p.Protected = append(p.Protected, expandHome(x, home))
+	}
+	cache, err := os.UserCacheDir()
+	if err == nil {
+		// The session's own temp folder (/tmp is not writable) and the tool
+		// caches runners write to: go's build and module caches, npm's,
+		// pip's, ... (~/.cache), and GOPATH.
+		p.TempDir = filepath.Join(cache, "vis", "tmp", id)
+		p.Writable = append(p.Writable, cache)
+	}
+	if home != "" {
+		p.Writable = append(p.Writable, filepath.Join(home, "go"), filepath.Join(home, ".npm"))
+	}
+	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "npm_config_cache"} {
+		if v := e.getenv(k); v != "" {
+			p.Writable = append(p.Writable, strings.Split(v, string(os.PathListSeparator))...)
+		}
+	}
+	for _, x := range perms.Writable {
+		p.Writable = append(p.Writable, expandHome(x, home))
+	}
+	return p, warnings
+}
+
+func expandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, strings.TrimPrefix(p, "~"))
+	}
+	return p
+}
+
+// sandboxView is the session dict's "sandbox": what the model's processes
+// may do, so it does not retry what the sandbox refuses.
+func sandboxView(p confine.Policy) map[string]any {
+	st := confine.Status()
+	v := map[string]any{"mode": string(p.Mode), "network": p.Network || p.Mode == confine.Full}
+	switch {
+	case p.Mode == confine.Full:
+		v["confined"] = false
+		v["note"] = "full access: nothing the programs start is confined"
+	case st.ABI == 0:
+		v["confined"] = false
+		v["note"] = "not enforced here: " + st.Why
+	default:
+		v["confined"] = true
+		writes := "nothing (read-only mode)"
+		if p.Mode == confine.Workspace {
+			writes = "the workspace, $TMPDIR and the tool caches (~/.cache, ~/go, ~/.npm); not /tmp"
+		}
+		v["note"] = "shell, REPLs and test runners may write " + writes + "; ~/.ssh, ~/.gnupg, cloud credentials and Vis's own state are unreadable"
+		if !p.Network {
+			v["note"] = v["note"].(string) + "; no TCP connections"
+		}
+	}
+	return v
+}
+
+// confined is ctx carrying the session's current policy.
+func (rt *sessionRT) confined(ctx context.Context) context.Context {
+	if p := rt.policy.Load(); p != nil {
+		return confine.With(ctx, *p)
+	}
+	return ctx
+}

@@ -1,0 +1,68 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/visdesktop/vis/backend/confine"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/provider/providertest"
+)
+
+// A hostile program's shell commands: writes outside the workspace, reads
+// of a protected file and of Vis's own database are refused in the default
+// mode; inside the workspace they work; the model is told the mode. With
+// the full-access override the same program escapes.
+func TestShellIsConfinedToTheWorkspace(t *testing.T) {
+	if s := confine.Status(); s.ABI == 0 {
+		t.Skip("no Landlock here: " + s.Why)
+	}
+	for _, mode := range []confine.Mode{"", confine.Full} {
+		t.Run("mode="+string(mode), func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			home, ws, outside := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "outside")
+			secret := filepath.Join(root, "keys", "id_ed25519")
+			for _, d := range []string{home, ws, outside, filepath.Dir(secret)} {
+				os.MkdirAll(d, 0o755)
+			}
+			os.WriteFile(secret, []byte("PRIVATE"), 0o600)
+			os.WriteFile(filepath.Join(home, "config.yml"), []byte("permissions:\n  protected: ["+filepath.Dir(secret)+"]\n"), 0o644)
+			code := fmt.Sprintf(`r1 = shell('echo ok > inside.txt && cat inside.txt')
+r2 = shell('echo x > %s/escape.txt')
+r3 = shell('cat %s')
+r4 = shell('head -c 6 %s/desktop/vis.db')
+print("results", r1['exit_code'], r2['exit_code'], r3['exit_code'], r4['exit_code'])
+print("leaked" if 'PRIVATE' in r3['output'] or 'SQLite' in r4['output'] else "kept")
+print("sandbox", session['sandbox']['mode'], session['sandbox']['confined'])`, outside, secret, home)
+			llm := providertest.New(providertest.Reply{Code: code}, providertest.Reply{Content: []string{"done"}})
+			defer llm.Close()
+			e := openEngine(t, llm, home)
+			e.modeOverride = mode
+			defer e.Close()
+			ch, stop := e.Events().Subscribe(4096)
+			defer stop()
+			if _, err := e.RunTurn(context.Background(), SendRequest{Workspace: ws, Text: "go"}); err != nil {
+				t.Fatal(err)
+			}
+			out := payload[events.FormResult](t, waitFor(t, ch, events.PhaseFormResult)).Output
+			if b, _ := os.ReadFile(filepath.Join(ws, "inside.txt")); string(b) != "ok\n" {
+				t.Errorf("inside the workspace: %q", b)
+			}
+			_, escaped := os.Stat(filepath.Join(outside, "escape.txt"))
+			if mode == confine.Full {
+				if escaped != nil || !strings.Contains(out, "results 0 0 0 0") || !strings.Contains(out, "leaked") || !strings.Contains(out, "sandbox full False") {
+					t.Errorf("full access should reach everything:\n%s", out)
+				}
+				return
+			}
+			if escaped == nil || !strings.Contains(out, "results 0 1 1 1") || !strings.Contains(out, "kept") || !strings.Contains(out, "sandbox workspace True") {
+				t.Errorf("confined program:\n%s (escaped: %v)", out, escaped == nil)
+			}
+		})
+	}
+}
