@@ -11,6 +11,7 @@ import type {
   Preset,
   PromptView,
   QueuedInput,
+  OutputPage,
   SearchHit,
   Session,
   Settings,
@@ -95,6 +96,9 @@ export const api = {
   search: (query: string): Promise<SearchHit[]> => call(() => Go.Search(query)),
   prompt: (sessionId: string, turn: number, iteration: number): Promise<PromptView> =>
     call(() => Go.Prompt(sessionId, turn, iteration)),
+  /** A page of program call's whole kept output (0-based call), from byte offset. */
+  callOutput: (sessionId: string, turn: number, iteration: number, k: number, offset: number): Promise<OutputPage> =>
+    call(() => Go.CallOutput(sessionId, turn, iteration, k, offset)),
   settings: (): Promise<Settings> => call(() => Go.Settings() as Promise<Settings>),
   saveSettings: (input: SettingsInput): Promise<Settings> =>
     call(() => Go.SaveSettings(models.SettingsInput.createFrom(input)) as Promise<Settings>),

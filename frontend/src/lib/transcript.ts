@@ -47,6 +47,10 @@ export interface Program {
   line: number
   /** The engine cut the output it kept in the event (the full text is in the store). */
   clipped: boolean
+  /** Bytes the program printed in all (0 = unknown: a record older than the count). */
+  outputBytes: number
+  /** Bytes of it kept apart for "open full output" when clipped (below outputBytes when the keep cap cut it too). */
+  keptBytes: number
   duration_ms: number
   /** Streamed arguments seen (tool-preview) but not started yet. */
   writing: boolean
@@ -113,6 +117,8 @@ export function program(p: Partial<Program> = {}): Program {
     hint: '',
     line: 0,
     clipped: false,
+    outputBytes: 0,
+    keptBytes: 0,
     duration_ms: 0,
     writing: false,
     running: false,
@@ -142,11 +148,30 @@ function programFromCall(c: Call): Program {
     callId: c.call_id ?? '',
     code: c.code ?? '',
     output: c.output ?? '',
+    clipped: c.output_clipped === true || legacyClipped(c),
+    outputBytes: c.output_bytes ?? 0,
+    keptBytes: c.kept_bytes ?? 0,
     error: errorText(c.error),
     hint: c.error?.hint ?? '',
     line: c.error?.line ?? 0,
     duration_ms: c.duration_ms ?? 0,
   })
+}
+
+/** The model's limit, in characters, that outputs were cut at. */
+export const MODEL_OUTPUT_CHARS = 65536
+
+/**
+ * A record from before outputs were kept whole says nothing of a clip: an
+ * output of exactly the model's limit was cut there (its rest is gone).
+ */
+function legacyClipped(c: Call): boolean {
+  if (c.output_bytes !== undefined && c.output_bytes !== 0) return false
+  const out = c.output ?? ''
+  if (out.length < MODEL_OUTPUT_CHARS || out.length > 2 * MODEL_OUTPUT_CHARS) return false
+  let n = 0
+  for (const _ of out) n++
+  return n === MODEL_OUTPUT_CHARS
 }
 
 /** The exit code in a !cmd turn's answer ("`ls` exited with code 2."), null when absent. */
@@ -457,7 +482,9 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
             error: callErrorText(e.error),
             hint: e.error?.hint ?? '',
             line: e.error?.line ?? 0,
-            clipped: e.clipped,
+            clipped: e.clipped || e.output_clipped === true,
+            outputBytes: e.output_bytes ?? 0,
+            keptBytes: e.kept_bytes ?? 0,
             duration_ms: e.duration_ms,
             writing: false,
             running: false,

@@ -33,8 +33,23 @@ export interface Call {
   call_id: string
   code: string
   output: string
+  /** output is cut at the model's limit; kept_bytes of output_bytes are kept (bridge.callOutput). */
+  output_clipped?: boolean
+  output_bytes?: number
+  kept_bytes?: number
   error?: CallError
   duration_ms: number
+}
+
+/** A page of a program's kept output (app.OutputPage): text starts at byte offset. */
+export interface OutputPage {
+  text: string
+  offset: number
+  /** Where the next page starts. */
+  next: number
+  kept_bytes: number
+  total_bytes: number
+  done: boolean
 }
 
 export interface Iteration {
