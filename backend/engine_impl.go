@@ -486,7 +486,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	if err != nil {
 		return nil, err
 	}
-	policy, pwarn := e.policyFor(id, rt.workspace, rv.cfg.Permissions)
+	policy, pwarn := e.policyFor(id, rt.workspace, rv.cfg)
 	rt.policy.Store(&policy)
 	for _, w := range pwarn {
 		e.broker.Publish(events.Event{SessionID: id, Data: events.Warning{Message: w}})

@@ -16,9 +16,15 @@ import (
 // on each tool call's ctx by toolCtx, applied by backend/confine where the
 // children are spawned. A person's own `!cmd` runs unconfined.
 
+// alwaysHidden are the provider key variables Vis itself reads.
+var alwaysHidden = []string{"VIS_API_KEY", "OPENAI_API_KEY"}
+
 // policyFor is the turn's policy and what to warn about (a mode name the
-// config got wrong).
-func (e *Engine) policyFor(id, workspace string, perms config.Permissions) (confine.Policy, []string) {
+// config got wrong). Whatever the mode, the children never see the
+// provider keys (the always-hidden names, every variable a provider's
+// api_key or headers read) nor the deny list's variables.
+func (e *Engine) policyFor(id, workspace string, cfg *config.Config) (confine.Policy, []string) {
+	perms := cfg.Permissions
 	var warnings []string
 	mode, err := confine.ParseMode(perms.Mode)
 	if err != nil {
@@ -30,6 +36,7 @@ func (e *Engine) policyFor(id, workspace string, perms config.Permissions) (conf
 	}
 	home, _ := os.UserHomeDir()
 	p := confine.Policy{Mode: mode, Workspace: workspace, Network: perms.NetworkOn()}
+	p.HideEnv = append(append(append([]string(nil), alwaysHidden...), cfg.SecretEnv...), perms.EnvDenyList()...)
 	p.Protected = append(confine.DefaultProtected(home), e.home)
 	for _, x := range perms.AllProtected() {
 		p.Protected = append(p.Protected, expandHome(x, home))
@@ -86,6 +93,11 @@ func sandboxView(p confine.Policy) map[string]any {
 			v["note"] = v["note"].(string) + "; no TCP connections"
 		}
 	}
+	_, hidden := confine.Hidden(os.Environ(), p.HideEnv)
+	if hidden == nil {
+		hidden = []string{}
+	}
+	v["hidden_env"] = hidden // names only, never values
 	return v
 }
 

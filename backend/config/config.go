@@ -96,6 +96,9 @@ type Config struct {
 	// Warnings lists what was ignored while loading (project keys that are
 	// not allowed, unset ${ENV} references).
 	Warnings []string `yaml:"-"`
+	// SecretEnv names the environment variables a provider's api_key or
+	// headers read (${NAME}): kept from the model's processes.
+	SecretEnv []string `yaml:"-"`
 }
 
 // Files returns the config files read for a workspace, in merge order.
@@ -154,12 +157,24 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 	c.Warnings = append(c.Warnings, c.Sandbox.validate()...)
 	for i := range c.Providers {
 		p := &c.Providers[i]
+		c.SecretEnv = append(c.SecretEnv, envRefs(p.APIKey)...)
 		p.APIKey = expandEnv(p.APIKey, getenv, &c.Warnings, p.ID)
 		for k, v := range p.Headers {
+			c.SecretEnv = append(c.SecretEnv, envRefs(v)...)
 			p.Headers[k] = expandEnv(v, getenv, &c.Warnings, p.ID)
 		}
 	}
 	return &c, nil
+}
+
+// envRefs lists the ${NAME} (and $NAME) references in s.
+func envRefs(s string) []string {
+	var names []string
+	os.Expand(s, func(name string) string {
+		names = append(names, name)
+		return ""
+	})
+	return names
 }
 
 func expandEnv(s string, getenv func(string) string, warnings *[]string, id string) string {

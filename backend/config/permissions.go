@@ -21,14 +21,32 @@ type Permissions struct {
 	Network   *bool    `yaml:"network,omitempty"`
 	Protected []string `yaml:"protected,omitempty"`
 	Writable  []string `yaml:"writable,omitempty"`
+	// EnvDeny names (globs with *) the environment variables the model's
+	// processes never see; nil = DefaultEnvDeny. The provider keys
+	// (VIS_API_KEY, OPENAI_API_KEY, every ${VAR} a provider reads) are
+	// always kept out.
+	EnvDeny []string `yaml:"env_deny,omitempty"`
 	// ProjectProtected is a project file's protected list, kept apart so
 	// it adds to the person's list instead of replacing it.
 	ProjectProtected []string `yaml:"project_protected,omitempty"`
+	ProjectEnvDeny   []string `yaml:"project_env_deny,omitempty"`
 }
 
 // AllProtected is the person's protected paths and a project's additions.
 func (p Permissions) AllProtected() []string {
 	return append(append([]string(nil), p.Protected...), p.ProjectProtected...)
+}
+
+// DefaultEnvDeny: secrets by their usual names.
+var DefaultEnvDeny = []string{"*_API_KEY", "*_APIKEY", "*_TOKEN", "*_SECRET", "*_SECRET_KEY", "*_PASSWORD", "*_ACCESS_KEY", "*_ACCESS_KEY_ID", "*_PRIVATE_KEY"}
+
+// EnvDenyList is EnvDeny, or the default list.
+func (p Permissions) EnvDenyList() []string {
+	list := p.EnvDeny
+	if list == nil {
+		list = DefaultEnvDeny
+	}
+	return append(append([]string(nil), list...), p.ProjectEnvDeny...)
 }
 
 // NetworkOn: the network is allowed unless a file said network: false.
@@ -61,6 +79,13 @@ func stripProjectPermissions(m map[string]any, file string) []string {
 			}
 		case "network":
 			if b, ok := v.(bool); ok && !b {
+				continue
+			}
+		case "env_deny":
+			// a project may add names to keep out, never remove the person's
+			if list, ok := v.([]any); ok {
+				pm["project_env_deny"] = list
+				delete(pm, k)
 				continue
 			}
 		case "protected":

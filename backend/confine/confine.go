@@ -36,9 +36,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Mode is a permission mode.
@@ -77,6 +79,34 @@ type Policy struct {
 	// writable in Workspace mode): the session's own temp folder, since
 	// /tmp is not writable.
 	TempDir string `json:"temp_dir,omitempty"`
+	// HideEnv names (globs with *) the environment variables the child
+	// must not see (provider keys, tokens); applied in every mode, Full
+	// and a system without Landlock included.
+	HideEnv []string `json:"hide_env,omitempty"`
+}
+
+// Hidden splits environ ("NAME=value") into what a child keeps and the
+// names it hides (sorted).
+func Hidden(environ, hide []string) (keep, hidden []string) {
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if matchAny(name, hide) {
+			hidden = append(hidden, name)
+			continue
+		}
+		keep = append(keep, kv)
+	}
+	slices.Sort(hidden)
+	return keep, slices.Compact(hidden)
+}
+
+func matchAny(name string, globs []string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // helperArg marks the helper mode on the command line.
@@ -84,6 +114,9 @@ const helperArg = "__vis-confine"
 
 // ErrUnavailable: the OS offers no confinement here.
 var ErrUnavailable = errors.New("no OS confinement on this system")
+
+// helperInstalled: HelperMain ran in this process, so Command can wrap.
+var helperInstalled atomic.Bool
 
 // self is the binary that runs the helper mode: this executable.
 var self = os.Executable
@@ -95,11 +128,14 @@ func (p Policy) Command(argv []string) ([]string, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("confine: empty command")
 	}
-	if p.Mode == Full || Status().ABI == 0 {
-		return argv, nil
-	}
-	if p.Mode != ReadOnly && p.Mode != Workspace {
+	if p.Mode != ReadOnly && p.Mode != Workspace && p.Mode != Full {
 		return nil, fmt.Errorf("confine: unknown mode %q", p.Mode)
+	}
+	if !helperInstalled.Load() {
+		return argv, nil // Status says why: nothing to wrap with
+	}
+	if (p.Mode == Full || Status().ABI == 0) && len(p.HideEnv) == 0 {
+		return argv, nil
 	}
 	bin, err := self()
 	if err != nil {

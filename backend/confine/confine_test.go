@@ -163,3 +163,23 @@ func TestFullModeAndReadRoots(t *testing.T) {
 		t.Fatal("ParseMode took yolo")
 	}
 }
+
+// Provider keys and tokens never reach a child, in any mode.
+func TestHiddenEnvInEveryMode(t *testing.T) {
+	t.Setenv("VIS_API_KEY", "sk-secret")
+	t.Setenv("GITHUB_TOKEN", "ghp-secret")
+	t.Setenv("VIS_CONFINE_VISIBLE", "seen")
+	w := newWorld(t)
+	for _, m := range []Mode{Workspace, Full} {
+		p := w.policy(m)
+		p.HideEnv = []string{"VIS_API_KEY", "*_TOKEN"}
+		out, ok := run(t, p, "env")
+		if !ok || strings.Contains(out, "secret") || !strings.Contains(out, "VIS_CONFINE_VISIBLE=seen") {
+			t.Errorf("%s: env =\n%s", m, out)
+		}
+	}
+	keep, hidden := Hidden([]string{"A=1", "VIS_API_KEY=x", "NPM_TOKEN=y", "B=2"}, []string{"VIS_API_KEY", "*_TOKEN"})
+	if !slices.Equal(keep, []string{"A=1", "B=2"}) || !slices.Equal(hidden, []string{"NPM_TOKEN", "VIS_API_KEY"}) {
+		t.Fatalf("Hidden = %v, %v", keep, hidden)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -60,8 +59,6 @@ func Status() Info {
 	return status()
 }
 
-var helperInstalled atomic.Bool
-
 // HelperMain runs the helper mode when this process was started as one
 // (Command's wrapping) and never returns then; otherwise it returns at
 // once, and from then on Command confines. Call it first in main and in
@@ -93,9 +90,10 @@ func restrictAndExec(p Policy, argv []string) error {
 	if err != nil {
 		return err
 	}
+	env, _ := Hidden(os.Environ(), p.HideEnv)
 	abi := status().ABI
-	if abi == 0 {
-		return syscall.Exec(path, argv, os.Environ())
+	if abi == 0 || p.Mode == Full {
+		return syscall.Exec(path, argv, env)
 	}
 	handled := uint64(fsV1)
 	switch {
@@ -133,7 +131,7 @@ func restrictAndExec(p Policy, argv []string) error {
 		return fmt.Errorf("landlock_restrict_self: %w", errno)
 	}
 	syscall.Close(int(fd))
-	return syscall.Exec(path, argv, os.Environ())
+	return syscall.Exec(path, argv, env)
 }
 
 type rule struct {

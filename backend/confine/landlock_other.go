@@ -5,5 +5,5 @@ package confine
 // Status: no confinement outside Linux (yet).
 func Status() Info { return Info{Why: "OS confinement is implemented for Linux only"} }
 
-// HelperMain: there is no helper mode here.
+// HelperMain: no helper mode here yet (Command runs argv as it is).
 func HelperMain() {}
