@@ -138,7 +138,7 @@ type ConnectionVerdict struct {
 func (e *Engine) TestConnection(ctx context.Context, baseURL, model string, apiKey *string) ConnectionVerdict {
 	baseURL = strings.TrimRight(strings.TrimSpace(baseURL), "/")
 	if !config.IsLoopback(baseURL) && e.keyFor(apiKey) == "" {
-		return ConnectionVerdict{Message: "This endpoint is not on this machine, so it needs an API key."}
+		return ConnectionVerdict{Message: "This endpoint is not on this machine, so it needs an API key: paste one in the API key field."}
 	}
 	ms, err := e.ListModels(ctx, baseURL, apiKey)
 	if err != nil {
@@ -156,7 +156,7 @@ func (e *Engine) TestConnection(ctx context.Context, baseURL, model string, apiK
 		return ConnectionVerdict{OK: true, Models: ms, Message: fmt.Sprintf("Connected: %d models available. Choose one.", len(ms))}
 	}
 	if len(ms) > 0 && !slices.Contains(ms, model) {
-		return ConnectionVerdict{Models: ms, Message: fmt.Sprintf("Connected, but the endpoint does not list the model %q (%d others are available).", model, len(ms))}
+		return ConnectionVerdict{Models: ms, Message: fmt.Sprintf("Connected, but the endpoint does not list the model %q: pick one of its %d models from the list.", model, len(ms))}
 	}
 	return ConnectionVerdict{OK: true, Models: ms, Message: fmt.Sprintf("Connected: %q is available.", model)}
 }
