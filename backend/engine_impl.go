@@ -40,9 +40,10 @@ type Options struct {
 	Getenv func(string) string // nil = os.Getenv
 	// Secrets keeps API keys; nil = the OS keyring, else a 0600 file.
 	Secrets *secrets.Store
-	// Sandbox, when set, is the permission mode of every turn this engine
-	// runs, over the config's (`vis run --sandbox`).
-	Sandbox confine.Mode
+	// Sandbox, when set, is the permission mode (read-only, workspace,
+	// full) of every turn this engine runs, over the config's
+	// (`vis run --sandbox`); Open refuses an unknown one.
+	Sandbox string
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -138,7 +139,15 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	e := &Engine{modeOverride: opts.Sandbox, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
+	var mode confine.Mode
+	if opts.Sandbox != "" {
+		m, err := confine.ParseMode(opts.Sandbox)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		}
+		mode = m
+	}
+	e := &Engine{modeOverride: mode, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
 		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
 	e.ext = ext.NewRegistry()

@@ -44,8 +44,11 @@ const (
 
 const usage = `Usage:
   vis                      open the desktop window
-  vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--image PATH]... [--json] PROMPT
-                           run one turn headless; PROMPT "-" reads stdin
+  vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--image PATH]...
+          [--sandbox read-only|workspace|full] [--json] PROMPT
+                           run one turn headless; PROMPT "-" reads stdin; --sandbox sets what the
+                           model's processes may do (default: permissions.mode in config.yml, else
+                           workspace: writes only in the project, no ~/.ssh, no provider keys)
   vis sessions [--json]    list sessions
   vis show ID [--json]     print a session's transcript
   vis goal [--workspace DIR] [--session ID | --continue] [--json]
@@ -129,15 +132,22 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func openEngine(ctx context.Context, env Env) (*backend.Engine, int) {
+func openEngine(ctx context.Context, env Env, sandbox ...string) (*backend.Engine, int) {
 	home, err := backend.DefaultHome(env.Getenv)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
 		return nil, ExitUsage
 	}
-	eng, err := backend.Open(ctx, backend.Options{Home: home, Getenv: env.Getenv})
+	opts := backend.Options{Home: home, Getenv: env.Getenv}
+	if len(sandbox) > 0 {
+		opts.Sandbox = sandbox[0]
+	}
+	eng, err := backend.Open(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
+		if errors.Is(err, backend.ErrConfig) {
+			return nil, ExitUsage
+		}
 		return nil, ExitError
 	}
 	return eng, ExitOK
@@ -151,6 +161,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	model := fs.String("model", "", "model name")
 	baseURL := fs.String("base-url", "", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
 	asJSON := fs.Bool("json", false, "print one JSON object per engine event, then a result object")
+	sandbox := fs.String("sandbox", "", "what the model's processes may do: read-only, workspace (default: writes only in the project) or full (unconfined)")
 	var images imageFlag
 	fs.Var(&images, "image", "attach an image file (repeatable)")
 	pos, err := parseInterleaved(fs, args)
@@ -183,7 +194,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		return ExitUsage
 	}
 
-	eng, code := openEngine(ctx, env)
+	eng, code := openEngine(ctx, env, *sandbox)
 	if eng == nil {
 		return code
 	}
