@@ -126,6 +126,14 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "sandbox"), 0o700); err != nil {
 		return nil, fmt.Errorf("create state dir: %w", err)
 	}
+	var mode confine.Mode
+	if opts.Sandbox != "" {
+		m, err := confine.ParseMode(opts.Sandbox)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		}
+		mode = m
+	}
 	st, err := store.Open(ctx, filepath.Join(dir, "vis.db"))
 	if err != nil {
 		return nil, err
@@ -139,14 +147,6 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	var mode confine.Mode
-	if opts.Sandbox != "" {
-		m, err := confine.ParseMode(opts.Sandbox)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
-		}
-		mode = m
-	}
 	e := &Engine{modeOverride: mode, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
 		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
