@@ -423,7 +423,7 @@ func (a *App) LogFrontendError(message, stack string) error {
 	}
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("log frontend error: %w", err)
 	}
 	if fi, err := os.Stat(p); err == nil && fi.Size()+int64(len(entry)) > maxLogSize {
@@ -431,7 +431,7 @@ func (a *App) LogFrontendError(message, stack string) error {
 			return fmt.Errorf("log frontend error: %w", err)
 		}
 	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("log frontend error: %w", err)
 	}

@@ -69,7 +69,7 @@ func loadState(home string) (windowState, error) {
 // saveState writes the state atomically (temp file + rename).
 func saveState(home string, st windowState) error {
 	p := statePath(home)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("save window state: %w", err)
 	}
 	b, err := json.MarshalIndent(st, "", "  ")

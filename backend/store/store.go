@@ -75,6 +75,27 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return openWith(ctx, path, embedded)
 }
 
+// private makes the database readable by its owner only, its folder too:
+// it holds every prompt, program and answer. A new file is created 0600
+// (SQLite gives its -wal and -shm files the database's mode); an older
+// 0644 one, and its journal files, are tightened.
+func private(abs string) error {
+	if err := os.Chmod(filepath.Dir(abs), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(abs, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{abs, abs + "-wal", abs + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
 func openWith(ctx context.Context, path string, migs []migration) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("open store: empty path")
@@ -84,6 +105,9 @@ func openWith(ctx context.Context, path string, migs []migration) (*Store, error
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := private(abs); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	db, err := sql.Open("sqlite", dsn(abs))

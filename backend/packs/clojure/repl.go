@@ -188,10 +188,10 @@ func logPathFor(env ext.ToolEnv, id string) string {
 
 // launch starts l in dir with its output in logPath.
 func launch(l Launcher, dir, logPath string, vars []string) (*repl, error) {
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return nil, fmt.Errorf("nREPL log: %w", err)
 	}
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("nREPL log: %w", err)
 	}

@@ -417,10 +417,10 @@ type child struct {
 // spawn starts a child and waits for its first ping.
 func (r *REPL) spawn(ctx context.Context) (*child, error) {
 	s := r.spec
-	if err := os.MkdirAll(filepath.Dir(s.LogPath), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.LogPath), 0o700); err != nil {
 		return nil, fmt.Errorf("%s REPL log: %w", s.Name, err)
 	}
-	lf, err := os.OpenFile(s.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	lf, err := os.OpenFile(s.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("%s REPL log: %w", s.Name, err)
 	}
