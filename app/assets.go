@@ -2,7 +2,9 @@ package app
 
 // Large payloads reach the page from the asset server, not through bound
 // calls (ARCHITECTURE.md §6): a turn's images are served at ImagePath (below)
-// and a program's full output at
+// and a program's output as its transcript record holds it (the model's
+// copy, clipped at 64 Ki chars; the whole kept output is paged by the bound
+// CallOutput, outputs.go) at
 //
 //	/vis/output/<session>/<turn>/<iteration>/<call>
 //

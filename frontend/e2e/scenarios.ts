@@ -108,6 +108,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'settings (settings-preset, settings-base-url, settings-test, settings-verdict, settings-load-models, settings-model, settings-model-option, settings-save), footer-provider',
     run: true,
   },
+  'full-output': {
+    needs:
+      'program output (output-clipped marker, show-all, open-full-output), the full output view (full-output, full-output-text, full-output-size, full-output-close), the fake LLM request log',
+    run: true,
+  },
 }
 
 /** The scenarios to run: E2E_SCENARIOS (comma list, or "all"), else those with run: true. */

@@ -36,12 +36,14 @@ describe('OutputBlock', () => {
 
   it('marks a clipped output with its sizes and opens the whole kept output, page by page', async () => {
     const all = lines(1, 5000)
-    const shown = all.slice(0, 1000)
+    const shown = lines(1, 50)
     const { asked, load } = pages(all, 16384)
     const el = render(OutputBlock, { text: shown, url, clipped: true, totalBytes: all.length, keptBytes: all.length, load })
     const marker = one(el, 'output-clipped')
-    expect(marker?.textContent).toContain(`clipped at 1000 B of 47.7 KB`)
+    expect(marker?.textContent).toContain(`clipped at 391 B of 47.7 KB`)
     expect(all.length).toBe(48893)
+    // Folded, "show all" would promise too much: it shows up to the clip.
+    expect(one(el, 'show-all')?.textContent).toBe('show 10 more lines, up to the clip')
     // The marker shows while folded and after "show all" alike.
     one(el, 'show-all')?.click()
     await settle()
