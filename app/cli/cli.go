@@ -50,7 +50,9 @@ const usage = `Usage:
                            model's processes may do (default: permissions.mode in config.yml, else
                            workspace: writes only in the project, no ~/.ssh, no provider keys)
   vis sessions [--json]    list sessions
-  vis show ID [--json]     print a session's transcript
+  vis show ID [--full] [--json]
+                           print a session's transcript; --full prints clipped program outputs whole
+                           (as kept, up to sandbox.keep_output_bytes) instead of the model's copy
   vis goal [--workspace DIR] [--session ID | --continue] [--json]
                            print the session's goal (default: the workspace's latest session)
   vis goal set [--budget N] [--workspace DIR] [--session ID | --continue] [--json] OBJECTIVE
@@ -398,6 +400,7 @@ func cmdSessions(ctx context.Context, args []string, env Env) int {
 func cmdShow(ctx context.Context, args []string, env Env) int {
 	fs := newFlags("show", env)
 	asJSON := fs.Bool("json", false, "print JSON")
+	full := fs.Bool("full", false, "print clipped program outputs whole")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -440,9 +443,7 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 			if it.Code != "" {
 				fmt.Fprintf(w, "\n```python\n%s\n```\n", strings.TrimRight(it.Code, "\n"))
 			}
-			if it.Output != "" {
-				fmt.Fprintf(w, "\n```text\n%s\n```\n", strings.TrimRight(it.Output, "\n"))
-			}
+			printOutputs(ctx, w, eng, tr.Session.ID, t.Position, it, *full)
 			if it.Error != "" {
 				fmt.Fprintf(w, "\nerror: %s\n", it.Error)
 			}
@@ -455,6 +456,55 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 		}
 	}
 	return ExitOK
+}
+
+// printOutputs prints an iteration's output: the model's copy, with a
+// line per clipped program saying so and how to see all of it; with full,
+// each clipped program's whole kept output instead (and what the keep cap
+// cut from it).
+func printOutputs(ctx context.Context, w io.Writer, eng *backend.Engine, sid string, turn int, it backend.IterationView, full bool) {
+	var clipped []int
+	for k, c := range it.Calls {
+		if c.OutputClipped {
+			clipped = append(clipped, k)
+		}
+	}
+	if !full || len(clipped) == 0 {
+		if it.Output != "" {
+			fmt.Fprintf(w, "\n```text\n%s\n```\n", strings.TrimRight(it.Output, "\n"))
+		}
+		for _, k := range clipped {
+			c := it.Calls[k]
+			fmt.Fprintf(w, "\n✂ program %d's output is clipped at %d of %d bytes printed (vis show --full prints the %d kept)\n",
+				k+1, len(c.Output), c.OutputBytes, c.KeptBytes)
+		}
+		return
+	}
+	for k, c := range it.Calls {
+		out := c.Output
+		if c.OutputClipped {
+			var b strings.Builder
+			for off := 0; ; {
+				p, err := eng.CallOutput(ctx, sid, turn, it.Position, k, off, 0)
+				if err != nil {
+					fmt.Fprintf(w, "\n(program %d's kept output could not be read: %v)\n", k+1, err)
+					break
+				}
+				b.WriteString(p.Text)
+				if p.Done || p.Next <= off {
+					break
+				}
+				off = p.Next
+			}
+			out = b.String()
+		}
+		if out != "" {
+			fmt.Fprintf(w, "\n```text\n%s\n```\n", strings.TrimRight(out, "\n"))
+		}
+		if c.OutputClipped && c.KeptBytes < c.OutputBytes {
+			fmt.Fprintf(w, "\n✂ program %d printed %d bytes; only the first %d were kept (sandbox.keep_output_bytes)\n", k+1, c.OutputBytes, c.KeptBytes)
+		}
+	}
 }
 
 // imageFlag collects repeated --image paths, made absolute.
