@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { flushSync, tick } from 'svelte'
 import OutputBlock from './OutputBlock.svelte'
 import { cleanup, one, render } from './testkit'
@@ -6,7 +6,10 @@ import { clipMarker, locatorOf, type OutputLocator } from '../lib/fulloutput'
 import { fromSnapshot } from '../lib/transcript'
 import type { OutputPage, Transcript } from '../lib/types'
 
-afterEach(cleanup)
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
 
 const url = '/vis/output/s%201/2/3/1'
 const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('')
@@ -44,7 +47,9 @@ describe('OutputBlock', () => {
     expect(all.length).toBe(48893)
     // Folded, "show all" would promise too much: it shows up to the clip.
     expect(one(el, 'show-all')?.textContent).toBe('show 10 more lines, up to the clip')
-    // The marker shows while folded and after "show all" alike.
+    // The marker shows while folded and after "show all" alike ("show all"
+    // fetches the record's copy from the asset server).
+    vi.stubGlobal('fetch', async () => new Response(shown))
     one(el, 'show-all')?.click()
     await settle()
     expect(one(el, 'output-clipped')).not.toBeNull()
@@ -64,6 +69,30 @@ describe('OutputBlock', () => {
     one(document.body, 'full-output-close')?.click()
     flushSync()
     expect(one(document.body, 'full-output')).toBeNull()
+  })
+
+  it('waits for the output to be saved while its iteration still runs', async () => {
+    const all = lines(1, 20)
+    let saved = false
+    const load = async (_: OutputLocator, offset: number): Promise<OutputPage> => {
+      if (!saved) throw new Error('output: output of s t2/i3 call 1: not found')
+      return { text: all.slice(offset), offset, next: all.length, kept_bytes: all.length, total_bytes: all.length, done: true }
+    }
+    vi.useFakeTimers()
+    try {
+      const el = render(OutputBlock, { text: all.slice(0, 10), url, clipped: true, totalBytes: all.length, keptBytes: all.length, load })
+      one(el, 'open-full-output')?.click()
+      await settle()
+      expect(one(document.body, 'full-output-waiting')).not.toBeNull()
+      expect(one(document.body, 'full-output-text')?.textContent).toBe('')
+      saved = true
+      await vi.advanceTimersByTimeAsync(1000)
+      await settle()
+      expect(one(document.body, 'full-output-waiting')).toBeNull()
+      expect(one(document.body, 'full-output-text')?.textContent).toBe(all)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('says so when even the kept copy was cut', async () => {
