@@ -44,6 +44,9 @@ type Options struct {
 	// full) of every turn this engine runs, over the config's
 	// (`vis run --sandbox`); Open refuses an unknown one.
 	Sandbox string
+	// TrustProject trusts every workspace this engine runs for (`vis run
+	// --trust-project`): its execution settings and SYSTEM.md apply.
+	TrustProject bool
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -59,6 +62,7 @@ var ErrConfig = errors.New("configuration")
 // Engine is the one engine both fronts use. It is safe for concurrent use.
 type Engine struct {
 	modeOverride confine.Mode // Options.Sandbox
+	trustProject bool         // Options.TrustProject
 	home         string
 	getenv       func(string) string
 	store        *store.Store
@@ -147,7 +151,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	e := &Engine{modeOverride: mode, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
+	e := &Engine{modeOverride: mode, trustProject: opts.TrustProject, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
 		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
 	e.ext = ext.NewRegistry()
@@ -375,7 +379,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 }
 
 func (e *Engine) resolve(workspace string, req SendRequest) (*resolvedTurn, error) {
-	cfg, err := config.Load(e.home, workspace, e.getenv)
+	cfg, err := config.LoadTrusting(e.home, workspace, e.getenv, e.trustProject)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
@@ -516,7 +520,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	userHome, _ := os.UserHomeDir()
 	env := prompt.Env{Workspace: rt.workspace, VisHome: e.home, UserHome: userHome, Channel: req.Channel}
 	stable, warnings := prompt.StableMessages(env, prompt.StableOptions{
-		System:       prompt.SystemOptions{Addendum: addendum, ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace},
+		System:       prompt.SystemOptions{Addendum: addendum, ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace, ProjectUntrusted: !rv.cfg.ProjectTrusted},
 		Shims:        prompt.DefaultShims,
 		Fragments:    fragments(active, facade),
 		SessionBlock: rt.block,

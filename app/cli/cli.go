@@ -45,10 +45,11 @@ const (
 const usage = `Usage:
   vis                      open the desktop window
   vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--image PATH]...
-          [--sandbox read-only|workspace|full] [--json] PROMPT
+          [--sandbox read-only|workspace|full] [--trust-project] [--json] PROMPT
                            run one turn headless; PROMPT "-" reads stdin; --sandbox sets what the
                            model's processes may do (default: permissions.mode in config.yml, else
-                           workspace: writes only in the project, no ~/.ssh, no provider keys)
+                           workspace: writes only in the project, no ~/.ssh, no provider keys);
+                           --trust-project applies the project's model settings and .vis/SYSTEM.md
   vis sessions [--json]    list sessions
   vis show ID [--full] [--json]
                            print a session's transcript; --full prints clipped program outputs whole
@@ -134,15 +135,21 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func openEngine(ctx context.Context, env Env, sandbox ...string) (*backend.Engine, int) {
+// runOpts are vis run's engine-wide choices.
+type runOpts struct {
+	sandbox string // --sandbox
+	trust   bool   // --trust-project
+}
+
+func openEngine(ctx context.Context, env Env, ro ...runOpts) (*backend.Engine, int) {
 	home, err := backend.DefaultHome(env.Getenv)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
 		return nil, ExitUsage
 	}
 	opts := backend.Options{Home: home, Getenv: env.Getenv}
-	if len(sandbox) > 0 {
-		opts.Sandbox = sandbox[0]
+	if len(ro) > 0 {
+		opts.Sandbox, opts.TrustProject = ro[0].sandbox, ro[0].trust
 	}
 	eng, err := backend.Open(ctx, opts)
 	if err != nil {
@@ -164,6 +171,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	baseURL := fs.String("base-url", "", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
 	asJSON := fs.Bool("json", false, "print one JSON object per engine event, then a result object")
 	sandbox := fs.String("sandbox", "", "what the model's processes may do: read-only, workspace (default: writes only in the project) or full (unconfined)")
+	trust := fs.Bool("trust-project", false, "apply the project's own model settings and .vis/SYSTEM.md (held back until the folder is trusted)")
 	var images imageFlag
 	fs.Var(&images, "image", "attach an image file (repeatable)")
 	pos, err := parseInterleaved(fs, args)
@@ -196,7 +204,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		return ExitUsage
 	}
 
-	eng, code := openEngine(ctx, env, *sandbox)
+	eng, code := openEngine(ctx, env, runOpts{sandbox: *sandbox, trust: *trust})
 	if eng == nil {
 		return code
 	}

@@ -1,6 +1,8 @@
 package cli_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,6 +44,47 @@ func TestRunSandboxModes(t *testing.T) {
 			}
 			if !strings.Contains(printed, tc.want) {
 				t.Fatalf("program printed %q, want %q", printed, tc.want)
+			}
+		})
+	}
+}
+
+// An untrusted project's vis.yml cannot switch the model's tool calling
+// off (the request still offers the tool) and a warning says what waits;
+// with --trust-project it applies.
+func TestRunTrustProject(t *testing.T) {
+	for _, trust := range []bool{false, true} {
+		t.Run(map[bool]string{false: "untrusted", true: "trusted"}[trust], func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, providertest.Reply{Content: []string{"hello"}})
+			// The provider from the home config, not the environment, so
+			// the project's model entry has something to change.
+			e.vars = []string{"VIS_HOME=" + e.home, "HOME=" + e.home, "PATH=" + os.Getenv("PATH")}
+			write := func(p, text string) {
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(filepath.Join(e.home, "config.yml"), "providers:\n  - id: local\n    base_url: "+e.llm.URL+"\n    models: [{name: fake-model}]\ndefault_provider: local\ndefault_model: fake-model\n")
+			write(filepath.Join(e.ws, "vis.yml"), "providers:\n  - id: local\n    models: [{name: fake-model, tools: false}]\n")
+			args := []string{"run"}
+			if trust {
+				args = append(args, "--trust-project")
+			}
+			r := e.run("", append(args, "hi")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			reqs := e.llm.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			_, offered := reqs[0].Body["tools"]
+			if offered == trust {
+				t.Errorf("tools offered = %v with trust %v", offered, trust)
+			}
+			if warned := strings.Contains(r.stderr, "until you trust the folder"); warned == trust {
+				t.Errorf("stderr = %q", r.stderr)
 			}
 		})
 	}

@@ -92,10 +92,17 @@ type Config struct {
 	SystemPrompt    SystemPrompt `yaml:"system_prompt,omitempty"`
 	Sandbox         Sandbox      `yaml:"sandbox,omitempty"`
 	Permissions     Permissions  `yaml:"permissions,omitempty"`
+	// TrustedProjects are the folders whose project settings apply whole
+	// (trust.go); only the home config and settings.json set it.
+	TrustedProjects []string `yaml:"trusted_projects,omitempty"`
 
 	// Warnings lists what was ignored while loading (project keys that are
 	// not allowed, unset ${ENV} references).
 	Warnings []string `yaml:"-"`
+	// ProjectTrusted: the workspace is trusted (its held settings apply).
+	ProjectTrusted bool `yaml:"-"`
+	// ProjectHeld names a project's settings held back until it is trusted.
+	ProjectHeld []string `yaml:"-"`
 	// SecretEnv names the environment variables a provider's api_key or
 	// headers read (${NAME}): kept from the model's processes.
 	SecretEnv []string `yaml:"-"`
@@ -112,12 +119,20 @@ func Files(visHome, workspace string) []string {
 
 // Load reads and merges the files for workspace. getenv may be nil.
 func Load(visHome, workspace string, getenv func(string) string) (*Config, error) {
+	return LoadTrusting(visHome, workspace, getenv, false)
+}
+
+// LoadTrusting is Load with trust given for this load (`vis run
+// --trust-project`) whatever trusted_projects says.
+func LoadTrusting(visHome, workspace string, getenv func(string) string, trust bool) (*Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	merged := map[string]any{}
 	var warnings []string
 	var origins map[string]string // sandbox key -> the file that set it last
+	var held []string             // project settings held until the folder is trusted
+	trusted := trust
 	for i, f := range Files(visHome, workspace) {
 		raw, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) {
@@ -133,6 +148,13 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 		if i > 0 { // project file
 			warnings = append(warnings, stripProjectSecrets(m, f)...)
 			warnings = append(warnings, stripProjectPermissions(m, f)...)
+			if _, ok := m["trusted_projects"]; ok {
+				delete(m, "trusted_projects")
+				warnings = append(warnings, f+": trusted_projects is ignored in a project file (a project cannot trust itself)")
+			}
+			if !trusted {
+				held = append(held, holdUntrusted(m)...)
+			}
 		}
 		origins = sandboxOrigins(origins, m, f)
 		merged = merge(merged, m)
@@ -142,6 +164,14 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 				return nil, err
 			}
 			merged = merge(merged, layer)
+			list, _ := merged["trusted_projects"].([]any)
+			var paths []string
+			for _, p := range list {
+				if s, ok := p.(string); ok {
+					paths = append(paths, s)
+				}
+			}
+			trusted = trust || Trusted(paths, workspace)
 		}
 	}
 	raw, err := yaml.Marshal(merged)
@@ -153,6 +183,10 @@ func Load(visHome, workspace string, getenv func(string) string) (*Config, error
 		return nil, fmt.Errorf("decode config: %w", err)
 	}
 	c.Warnings = warnings
+	c.ProjectTrusted, c.ProjectHeld = trusted, held
+	if len(held) > 0 {
+		c.Warnings = append(c.Warnings, TrustWarning(workspace, held))
+	}
 	c.Sandbox.from = origins
 	c.Warnings = append(c.Warnings, c.Sandbox.validate()...)
 	for i := range c.Providers {

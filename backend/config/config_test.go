@@ -55,12 +55,38 @@ system_prompt: {text: project rules, replace: true}
 	if r.Model.Name != "big" || !r.Model.Reasoning {
 		t.Fatalf("model = %+v, want big (project default_model ignored)", r.Model)
 	}
-	if len(c.Warnings) != 4 {
-		t.Fatalf("warnings = %q, want 4 (default_model, base_url, api_key, headers)", c.Warnings)
+	if len(c.Warnings) != 5 || !strings.Contains(c.Warnings[4], "providers[work].{base_url,headers,models}") && !strings.Contains(c.Warnings[4], "providers[work].{models}") || !strings.Contains(c.Warnings[4], "system_prompt (replace: true)") {
+		t.Fatalf("warnings = %q, want 4 (default_model, base_url, api_key, headers) and the one naming what waits for trust", c.Warnings)
 	}
-	// Non-secret project settings still merge: a model entry and the prompt.
-	if len(c.Providers[0].Models) != 2 || c.SystemPrompt.Text != "project rules" || !c.SystemPrompt.Replace {
-		t.Fatalf("merged = %+v / %+v", c.Providers[0].Models, c.SystemPrompt)
+	// What changes how the model runs waits for trust: the model entry
+	// (tools: false) and the replacing prompt are held back.
+	if len(c.Providers[0].Models) != 1 || c.SystemPrompt.Text != "home rules" || c.SystemPrompt.Replace || c.ProjectTrusted {
+		t.Fatalf("untrusted project merged = %+v / %+v", c.Providers[0].Models, c.SystemPrompt)
+	}
+	// Trusted (this run, or listed in the home config), they merge; the
+	// secrets stay stripped.
+	for name, load := range map[string]func() (*Config, error){
+		"--trust-project": func() (*Config, error) {
+			return LoadTrusting(home, ws, env(map[string]string{"WORK_KEY": "sk-1"}), true)
+		},
+		"trusted_projects": func() (*Config, error) {
+			write(t, filepath.Join(home, "config.yml"), "trusted_projects: ["+ws+"]\nproviders:\n  - id: work\n    base_url: https://api.example.com/v1\n    models: [{name: big}]\n")
+			return Load(home, ws, env(nil))
+		},
+	} {
+		c, err := load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.ProjectTrusted || len(c.Providers[0].Models) != 2 || c.SystemPrompt.Text != "project rules" || !c.SystemPrompt.Replace || c.Providers[0].BaseURL != "https://api.example.com/v1" {
+			t.Fatalf("%s: merged = %+v / %+v", name, c.Providers[0], c.SystemPrompt)
+		}
+	}
+	// A project cannot trust itself.
+	write(t, filepath.Join(home, "config.yml"), "providers:\n  - id: work\n    base_url: https://api.example.com/v1\n    models: [{name: big}]\n")
+	write(t, filepath.Join(ws, "vis.yml"), "trusted_projects: ["+ws+"]\nproviders:\n  - id: work\n    models: [{name: small, tools: false}]\n")
+	if c, err = Load(home, ws, env(nil)); err != nil || c.ProjectTrusted || len(c.Providers[0].Models) != 1 {
+		t.Fatalf("self-trusting project: %+v %v", c, err)
 	}
 }
 

@@ -38,6 +38,10 @@ type SystemOptions struct {
 	// becomes the base instead of CoreSystemPrompt (unless a SYSTEM.md file
 	// wins).
 	ConfigReplace bool
+	// ProjectUntrusted holds back <workspace>/.vis/SYSTEM.md (a cloned
+	// repository replacing what the model is told) until the person trusts
+	// the folder; a warning names it. APPEND_SYSTEM.md still applies.
+	ProjectUntrusted bool
 }
 
 // BuildSystemPrompt assembles the SYSTEM-PROMPT body (spec §2.4). The base is
@@ -76,7 +80,14 @@ func BuildSystemPrompt(env Env, o SystemOptions) (prompt string, warnings []stri
 		return filepath.Join(dir, name)
 	}
 
-	base := read(join(wsDir, "SYSTEM.md"))
+	base := ""
+	if ws := join(wsDir, "SYSTEM.md"); o.ProjectUntrusted && ws != "" {
+		if text, _ := readPromptFile(ws); text != "" {
+			warnings = append(warnings, fmt.Sprintf("%s would replace the system prompt: it applies after you trust this folder (the window's Trust button, trusted_projects in $VIS_HOME/config.yml, or vis run --trust-project)", ws))
+		}
+	} else {
+		base = read(ws)
+	}
 	if base == "" {
 		base = read(join(homeDir, "SYSTEM.md"))
 	}

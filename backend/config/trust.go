@@ -1,0 +1,84 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Project trust. A project's vis.yml, .vis/config.yml and .vis/SYSTEM.md
+// come from whoever wrote the repository. What they may change without the
+// person's say is what a project normally carries (instructions, time
+// limits, stricter permissions); what changes how the model's replies are
+// executed or replaces what the model is told — the providers' model
+// entries (tools, vision, context, ...), a replacing system_prompt, a
+// SYSTEM.md — waits until the person trusts the folder once:
+// `trusted_projects` in $VIS_HOME/config.yml (the window's "Trust this
+// folder" writes it there too, through settings.json) or `vis run
+// --trust-project`. Until then those settings are held back and named in
+// one warning.
+
+// Trusted says whether workspace is in list (paths compared after ~
+// expansion and symlink resolution).
+func Trusted(list []string, workspace string) bool {
+	if workspace == "" {
+		return false
+	}
+	want := canonical(workspace)
+	home, _ := os.UserHomeDir()
+	for _, p := range list {
+		if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+		if canonical(p) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func canonical(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Clean(p)
+}
+
+// holdUntrusted removes from a project file's map what waits for trust and
+// returns their names (for the one warning).
+func holdUntrusted(m map[string]any) []string {
+	var held []string
+	if ps, ok := m["providers"].([]any); ok && len(ps) > 0 {
+		for _, p := range ps {
+			pm, _ := p.(map[string]any)
+			id := fmt.Sprint(pm["id"])
+			keys := make([]string, 0, len(pm))
+			for k := range pm {
+				if k != "id" {
+					keys = append(keys, k)
+				}
+			}
+			slices.Sort(keys)
+			held = append(held, fmt.Sprintf("providers[%s].{%s}", id, strings.Join(keys, ",")))
+		}
+		delete(m, "providers")
+	}
+	if sp, ok := m["system_prompt"].(map[string]any); ok {
+		if r, _ := sp["replace"].(bool); r {
+			delete(m, "system_prompt")
+			held = append(held, "system_prompt (replace: true)")
+		}
+	}
+	return held
+}
+
+// TrustWarning is the one warning for a project's held-back settings.
+func TrustWarning(workspace string, held []string) string {
+	return fmt.Sprintf("This project's settings that change how the model is run are ignored until you trust the folder: %s. Trust %s in the window, add it to trusted_projects in $VIS_HOME/config.yml, or run vis run --trust-project.",
+		strings.Join(held, ", "), workspace)
+}
