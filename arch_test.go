@@ -80,7 +80,7 @@ var archLayers = []archLayer{
 			"backend/packs/golang":   {"backend/confine", "backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/js":       {"backend/confine", "backend/ext", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/python":   {"backend/confine", "backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/packtest": {"backend/ext"},
+			"backend/packs/packtest": {"backend/ext", "backend/live"},
 		},
 	},
 	{

@@ -5,10 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/packs/packtest"
 )
 
@@ -36,9 +34,7 @@ func TestCleanJVMRunKilledKeepsItsRows(t *testing.T) {
 	p := debianPack()
 	t.Cleanup(p.Close)
 	env, _ := sessionEnv(t, dir)
-	var mu sync.Mutex
-	var seen []string
-	ctx := live.With(context.Background(), func(l string) { mu.Lock(); seen = append(seen, l); mu.Unlock() })
+	ctx, liveLines := packtest.LiveLines(context.Background())
 	r, err := p.test(ctx, env, call(dir, map[string]any{"timeout_ms": 25000}))
 	if err != nil {
 		t.Fatal(err)
@@ -63,9 +59,7 @@ func TestCleanJVMRunKilledKeepsItsRows(t *testing.T) {
 	if out, _ := r["output"].(string); strings.Contains(out, varMarker) || strings.Contains(out, faultMarker) {
 		t.Errorf("progress lines left in the output:\n%s", out)
 	}
-	mu.Lock()
-	shown := strings.Join(seen, "\n")
-	mu.Unlock()
+	shown := liveLines()
 	if !strings.Contains(shown, "✓ k.hang-test/a-test") || !strings.Contains(shown, "✗ k.hang-test/b-test") || strings.Contains(shown, faultMarker) {
 		t.Errorf("live lines:\n%s", shown)
 	}

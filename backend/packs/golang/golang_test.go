@@ -7,12 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/visdesktop/vis/backend/ext"
-	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/packs/packtest"
 )
 
@@ -358,9 +356,7 @@ func TestRunTestsTimeout(t *testing.T) {
 	if _, err := Test(context.Background(), env, call(dir, map[string]any{"paths": []any{"hang::TestNothing"}})); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var seen []string
-	ctx := live.With(context.Background(), func(l string) { mu.Lock(); seen = append(seen, l); mu.Unlock() })
+	ctx, liveLines := packtest.LiveLines(context.Background())
 	got, err := Test(ctx, env, call(dir, map[string]any{"paths": []any{"hang"}, "timeout_ms": 3000}))
 	if err != nil {
 		t.Fatal(err)
@@ -376,9 +372,7 @@ func TestRunTestsTimeout(t *testing.T) {
 		t.Errorf("failure rows = %#v", got["failures"])
 	}
 	// The live view saw go test's own lines, not its JSON.
-	mu.Lock()
-	shown := strings.Join(seen, "\n")
-	mu.Unlock()
+	shown := liveLines()
 	if !strings.Contains(shown, "--- PASS: TestAPasses") || !strings.Contains(shown, "--- FAIL: TestBFails") || strings.Contains(shown, `"Action"`) || strings.Contains(shown, "=== RUN") {
 		t.Errorf("live lines:\n%s", shown)
 	}

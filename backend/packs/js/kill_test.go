@@ -5,10 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/visdesktop/vis/backend/live"
 	"github.com/visdesktop/vis/backend/packs/packtest"
 )
 
@@ -29,9 +27,7 @@ test('hangs', async () => { fs.writeFileSync('started', ''); setInterval(() => {
 `,
 	})
 	env, _ := packtest.ToolEnv(t, dir)
-	var mu sync.Mutex
-	var seen []string
-	ctx := live.With(context.Background(), func(l string) { mu.Lock(); seen = append(seen, l); mu.Unlock() })
+	ctx, liveLines := packtest.LiveLines(context.Background())
 	got, err := Test(ctx, env, call("javascript", dir, map[string]any{"timeout_ms": 8000}))
 	if err != nil {
 		t.Fatal(err)
@@ -49,9 +45,7 @@ test('hangs', async () => { fs.writeFileSync('started', ''); setInterval(() => {
 	if len(fs) != 1 || fs[0]["test"] != "fails" || fs[0]["file"] != "test/k.test.js" || fs[0]["line"] != 5 || !strings.Contains(fs[0]["message"].(string), "1 !== 2") {
 		t.Errorf("failure rows = %v", fs)
 	}
-	mu.Lock()
-	shown := strings.Join(seen, "\n")
-	mu.Unlock()
+	shown := liveLines()
 	if !strings.Contains(shown, "ok 1 - passes") || !strings.Contains(shown, "not ok 2 - fails") {
 		t.Errorf("live lines:\n%s", shown)
 	}
@@ -104,9 +98,7 @@ test('hangs', async () => { writeFileSync('started', ''); await new Promise(() =
 `,
 	})
 	env, _ := packtest.ToolEnv(t, dir)
-	var mu sync.Mutex
-	var seen []string
-	ctx := live.With(context.Background(), func(l string) { mu.Lock(); seen = append(seen, l); mu.Unlock() })
+	ctx, liveLines := packtest.LiveLines(context.Background())
 	got, err := Test(ctx, env, call("javascript", dir, map[string]any{"timeout_ms": 20000, "args": []any{"--no-file-parallelism"}}))
 	if err != nil {
 		t.Fatal(err)
@@ -124,9 +116,7 @@ test('hangs', async () => { writeFileSync('started', ''); await new Promise(() =
 	if len(fs) != 1 || fs[0]["file"] != "test/calc.test.js" || !strings.HasSuffix(fs[0]["test"].(string), "adds") {
 		t.Errorf("failure rows = %v", fs)
 	}
-	mu.Lock()
-	shown := strings.Join(seen, "\n")
-	mu.Unlock()
+	shown := liveLines()
 	if !strings.Contains(shown, "✓ test/clamp.test.js > clamp > keeps values inside") || strings.Contains(shown, "\x1b[") {
 		t.Errorf("live lines:\n%s", shown)
 	}

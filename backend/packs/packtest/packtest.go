@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/live"
 )
 
 // MarkVar is the environment variable that tags the test's children.
@@ -291,5 +292,23 @@ func (r *Resources) StopAll(ctx context.Context) {
 		if res.StopFn != nil {
 			_ = res.StopFn(ctx)
 		}
+	}
+}
+
+// LiveLines returns ctx with a live-output sink (package live) that keeps
+// every line a tool's children print, and a func that returns them so far
+// joined by newlines: what the transcript's live tail would have shown.
+func LiveLines(ctx context.Context) (context.Context, func() string) {
+	var mu sync.Mutex
+	var lines []string
+	ctx = live.With(ctx, func(l string) {
+		mu.Lock()
+		lines = append(lines, l)
+		mu.Unlock()
+	})
+	return ctx, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Join(lines, "\n")
 	}
 }
