@@ -784,6 +784,7 @@ func (e *Engine) viewFunc(id string, rt *sessionRT, rv *resolvedTurn, active *ex
 		}
 		if p := rt.policy.Load(); p != nil {
 			v["sandbox"] = sandboxView(*p)
+			v["env"].(map[string]any)["hidden"] = hiddenEnv(*p)
 		}
 		// Contributions (the Clojure pack's live nREPLs) are recomputed for
 		// every block and delta; a pack probes its REPLs at most once per

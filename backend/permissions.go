@@ -93,12 +93,18 @@ func sandboxView(p confine.Policy) map[string]any {
 			v["note"] = v["note"].(string) + "; no TCP connections"
 		}
 	}
-	_, hidden := confine.Hidden(os.Environ(), p.HideEnv)
-	if hidden == nil {
-		hidden = []string{}
-	}
-	v["hidden_env"] = hidden // names only, never values
 	return v
+}
+
+// hiddenEnv lists the names (never the values) of this process's
+// variables the policy keeps from the children: session["env"]["hidden"].
+func hiddenEnv(p confine.Policy) []any {
+	_, hidden := confine.Hidden(os.Environ(), p.HideEnv)
+	out := make([]any, len(hidden))
+	for i, h := range hidden {
+		out[i] = h
+	}
+	return out
 }
 
 // confined is ctx carrying the session's current policy.

@@ -39,7 +39,7 @@ print("results", r1['exit_code'], r2['exit_code'], r3['exit_code'], r4['exit_cod
 print("leaked" if 'PRIVATE' in r3['output'] or 'SQLite' in r4['output'] else "kept")
 print("sandbox", session['sandbox']['mode'], session['sandbox']['confined'])
 r5 = shell('env')
-print("env leaked" if 'sk-test-key' in r5['output'] else "env kept", session['sandbox']['hidden_env'])`, outside, secret, home)
+print("env leaked" if 'sk-test-key' in r5['output'] else "env kept", session['env']['hidden'])`, outside, secret, home)
 			llm := providertest.New(providertest.Reply{Code: code}, providertest.Reply{Content: []string{"done"}})
 			defer llm.Close()
 			t.Setenv("VIS_API_KEY", "sk-test-key") // what the engine's own children inherit
