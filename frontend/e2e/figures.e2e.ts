@@ -23,7 +23,15 @@ scenario('live-figures', async (h) => {
   const provider = (await (await h.visible('footer-provider')).innerText()).trim()
   expect(provider).toBe(new URL(h.llmURL).host)
 
-  // "show all" on the long output, then resizes: no error banner.
+  // "show all" on the long output, then resizes: no error banner, and the
+  // transcript's own observer causes no ResizeObserver loop notice.
+  await page.evaluate(() => {
+    const w = window as unknown as { roLoops: number }
+    w.roLoops = 0
+    window.addEventListener('error', (e) => {
+      if (/ResizeObserver loop/.test(e.message)) w.roLoops++
+    })
+  })
   const more = await h.visible('show-all')
   await more.click()
   for (const [w, hgt] of [
@@ -36,6 +44,7 @@ scenario('live-figures', async (h) => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
   }
   await h.assertHealthy()
+  expect(await page.evaluate(() => (window as unknown as { roLoops: number }).roLoops)).toBe(0)
 
   await (await h.visible('composer-stop')).click()
   await h.turnStatus(1, 'cancelled')

@@ -20,6 +20,26 @@ scenario('search-lands-on-hit', async (h) => {
     const t = h.page.locator(`[data-testid="turn"][data-turn="${k}"]`)
     await until(`turn ${k} to be done`, async () => (await t.count()) === 1 && (await t.getAttribute('data-status')) === 'done', 30_000)
   }
+  // Resizing a long transcript re-measures its rows: no ResizeObserver loop
+  // notice (WebKitGTK raised it as "Something went wrong").
+  await h.page.evaluate(() => {
+    const w = window as unknown as { roLoops: number }
+    w.roLoops = 0
+    window.addEventListener('error', (e) => {
+      if (/ResizeObserver loop/.test(e.message)) w.roLoops++
+    })
+  })
+  for (const [width, height] of [
+    [700, 500],
+    [1400, 900],
+    [900, 600],
+    [1280, 860],
+  ]) {
+    await h.page.setViewportSize({ width, height })
+    await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+  }
+  expect(await h.page.evaluate(() => (window as unknown as { roLoops: number }).roLoops)).toBe(0)
+
   // The session was opened at its end.
   const box = await h.visible('session-search')
   await box.fill('pelican')
