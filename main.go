@@ -52,9 +52,6 @@ func runWindow() (err error) {
 	if err := checkDisplay(os.Getenv); err != nil {
 		return err
 	}
-	if os.Getenv("VIS_NO_PREFETCH") == "" {
-		go prefetchWindowFiles()
-	}
 	// The check above can pass while GTK still refuses (a server that
 	// accepts the connection but not our authorization): Wails then panics
 	// on this goroutine; say the same sentence instead of a trace.
