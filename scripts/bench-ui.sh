@@ -4,9 +4,13 @@
 #
 #   scripts/bench-ui.sh                    build (scripts/build.sh), then measure
 #   BENCH_SKIP_BUILD=1 scripts/bench-ui.sh measure the existing build/bin/vis
+#   BENCH_BIN=PATH                         measure that production binary (no build)
 #   BENCH_RUNS=5                           launches measured per case
 #   BENCH_NO_DOC=1                         print the section, leave the doc alone
 #   BENCH_PAGE_ONLY=1                      only the Chromium figures (implies BENCH_NO_DOC)
+#   BENCH_START_ONLY=1                     only first start and restart (implies BENCH_NO_DOC)
+#   BENCH_APP_ENV="K=V ..."                extra environment for the measured window (e.g.
+#                                          VIS_NO_PREFETCH=1 for the figure without read-ahead)
 #
 # What and how:
 #  1. Sessions are made with the production binary's own CLI (`vis run`)
@@ -22,6 +26,13 @@
 #     screenshot that matches the final one (normalised RMSE < 0.01), i.e.
 #     the transcript painted as it stays. Resolution: one screenshot
 #     interval (printed).
+#     First start: a new user's first launch: empty VIS_HOME, a new HOME
+#     (no WebKit or fontconfig caches), and the page cache of the binary,
+#     every shared library it maps and WebKit's helper processes dropped
+#     (posix_fadvise DONTNEED: pages another process maps stay cached, so
+#     it is run while no other WebKit window is open), the workspace named
+#     on the command line; restart: the same launch again at once. Both
+#     also record when the window was mapped (xdotool sees it visible).
 #  3. Peak RSS: VmHWM of the vis process (Go engine + GTK UI process) and of
 #     each WebKit child process, read 3 s after the window is still: idle
 #     (no session) and with the 2,000-iteration session open (the app opens
@@ -39,11 +50,11 @@ die() { printf '\033[1;31m[bench-ui] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
 
 runs=${BENCH_RUNS:-5}
 out=$root/build/bench-ui
-bin=$root/build/bin/vis
+bin=${BENCH_BIN:-$root/build/bin/vis}
 rm -rf "$out"
 mkdir -p "$out"
 printf '*\n' >"$out/.gitignore"
-for tool in Xvfb xdotool import compare identify convert node go; do
+for tool in Xvfb xdotool import compare identify convert node go python3; do
   command -v "$tool" >/dev/null || die "$tool is not installed: run scripts/deps.sh test"
 done
 
@@ -82,16 +93,18 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # --- build ------------------------------------------------------------------
-if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] && [ -z "${BENCH_BIN:-}" ]; then
   scripts/build.sh
 fi
 [ -x "$bin" ] || die "$bin is missing (run scripts/build.sh)"
 tags=dev
 if ! pkg-config --exists webkit2gtk-4.0 2>/dev/null && pkg-config --exists webkit2gtk-4.1 2>/dev/null; then tags=dev,webkit2_41; fi
 dist=$tmp/dist
-(cd frontend && npx vite build --outDir "$dist" --emptyOutDir >"$out/vite.log" 2>&1) || die "building the page failed: $(tail -n 20 "$out/vite.log")"
-go build -tags "$tags" -o "$tmp/vis-dev" .
-go build -o "$tmp/fakellm" ./backend/provider/providertest/fakellm
+if [ "${BENCH_START_ONLY:-0}" != 1 ]; then
+  (cd frontend && npx vite build --outDir "$dist" --emptyOutDir >"$out/vite.log" 2>&1) || die "building the page failed: $(tail -n 20 "$out/vite.log")"
+  go build -tags "$tags" -o "$tmp/vis-dev" .
+  go build -o "$tmp/fakellm" ./backend/provider/providertest/fakellm
+fi
 
 # --- display ------------------------------------------------------------------
 display=""
@@ -130,6 +143,7 @@ cli() { # cli HOME ARGS...: the production binary's CLI against the fake.
   env VIS_HOME="$home" VIS_BASE_URL="$base_url" VIS_MODEL=fake-model VIS_API_KEY=bench "$bin" "$@"
 }
 
+if [ "${BENCH_START_ONLY:-0}" != 1 ]; then
 node -e '
 const code = "for i in range(5):\n    print(\"step\", i, \"of a program that prints a few lines of output\")\nx = 1";
 const r = [];
@@ -179,6 +193,7 @@ const d = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(String(d.turns.reduce((n, t) => n + (t.iterations || []).length, 0)))')
 [ "$iters" = 2000 ] || die "the big session has $iters iterations, want 2000"
 db_kb=$(du -sk "$home_big/desktop" | cut -f1)
+fi
 
 # --- launch to painted, and peak RSS (production binary, WebKitGTK) ---------------
 # tree PID: PID and its descendants.
@@ -194,15 +209,32 @@ tree() {
 hwm() { awk '/^VmHWM:/{print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 # rmse A B: normalised RMSE between two images.
 rmse() { { compare -metric RMSE "$1" "$2" null: 2>&1 || true; } | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p'; }
-# launch HOME LABEL: one launch; appends "ms interval_ms vis_kb webkit_kb total_kb" to $out/LABEL.txt
+# evict: drops the page cache of the binary, the shared libraries it maps
+# and WebKit's helper processes (a first start after boot).
+evict() {
+  local libs
+  libs=$(ldd "$bin" | awk '/=> \// {print $3}')
+  python3 -c '
+import os, sys
+for p in sys.argv[1:]:
+    try:
+        fd = os.open(os.path.realpath(p), os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+    except OSError:
+        pass' "$bin" $libs /usr/lib/*/webkit2gtk-4.*/* /usr/lib/*/webkit2gtk-4.*/injected-bundle/*
+}
+# launch HOME LABEL [USERHOME]: one launch (with USERHOME as HOME);
+# appends "ms interval_ms vis_kb webkit_kb total_kb mapped_ms" to $out/LABEL.txt
 launch() {
-  local home=$1 label=$2 t0 now wid="" i=0 last="" ms="" d checked=0 j
+  local home=$1 label=$2 userhome=${3:-$HOME} t0 now wid="" i=0 last="" ms="" d checked=0 j mapped=""
   local dir=$tmp/frames-$label
   local -a at=()
   rm -rf "$dir"; mkdir -p "$dir"
   t0=$(date +%s%N)
-  env VIS_HOME="$home" VIS_BASE_URL=http://127.0.0.1:9/v1 VIS_MODEL=fake-model VIS_API_KEY=bench NO_AT_BRIDGE=1 \
-    setsid "$bin" "$ws" >>"$out/app-$label.log" 2>&1 &
+  # shellcheck disable=SC2086
+  env HOME="$userhome" VIS_HOME="$home" VIS_BASE_URL=http://127.0.0.1:9/v1 VIS_MODEL=fake-model VIS_API_KEY=bench NO_AT_BRIDGE=1 \
+    ${BENCH_APP_ENV:-} setsid "$bin" "$ws" >>"$out/app-$label.log" 2>&1 &
   app_pid=$!
   echo "$app_pid" >>"$pids"
   # Screenshots back to back (uncompressed MIFF: ~0.1 s each); once a second
@@ -215,6 +247,7 @@ launch() {
     if [ -z "$wid" ]; then
       wid=$(xdotool search --onlyvisible --name '^Vis$' 2>/dev/null | head -n 1 || true)
       [ -n "$wid" ] || { sleep 0.02; continue; }
+      mapped=$(( ($(date +%s%N) - t0) / 1000000 ))
     fi
     import -window "$wid" "miff:$dir/$((i + 1)).miff" 2>/dev/null || continue
     i=$((i + 1))
@@ -256,11 +289,35 @@ launch() {
   local iv
   iv=$(printf '%s\n' "${intervals[@]:-0}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
   stop_app
-  echo "$ms $iv $vis_kb $webkit_kb $total" >>"$out/$label.txt"
-  log "$label: painted at ${ms} ms (screenshot every ~${iv} ms); peak RSS vis ${vis_kb} kB, WebKit ${webkit_kb} kB, tree ${total} kB"
+  echo "$ms $iv $vis_kb $webkit_kb $total $mapped" >>"$out/$label.txt"
+  log "$label: mapped at ${mapped} ms, painted at ${ms} ms (screenshot every ~${iv} ms); peak RSS vis ${vis_kb} kB, WebKit ${webkit_kb} kB, tree ${total} kB"
 }
 
+# first_start N: N pairs of a first start and a restart.
+first_start() {
+  local k h
+  for k in $(seq 1 "$1"); do
+    h=$tmp/first-$k
+    mkdir -p "$h/vis" "$h/home"
+    evict
+    launch "$h/vis" first "$h/home"
+    launch "$h/vis" restart "$h/home"
+  done
+}
+if [ "${BENCH_START_ONLY:-0}" = 1 ]; then
+  first_start "$runs"
+  node -e '
+const fs = require("fs"), out = process.argv[1]
+const rows = (f) => fs.readFileSync(`${out}/${f}.txt`, "utf8").trim().split("\n").map((l) => l.split(" ").map(Number))
+const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2 }
+for (const l of ["first", "restart"]) {
+  const r = rows(l)
+  console.log(`${l}: mapped ${med(r.map((x) => x[5]))} ms median (${r.map((x) => x[5]).join(", ")}); painted ${med(r.map((x) => x[0]))} ms median (${r.map((x) => x[0]).join(", ")})`)
+}' "$out"
+  exit 0
+fi
 if [ "${BENCH_PAGE_ONLY:-0}" != 1 ]; then
+  first_start "$runs"
   for _ in $(seq 1 "$runs"); do launch "$home_small" small; done
   for _ in $(seq 1 3); do launch "$home_idle" idle; done
   for _ in $(seq 1 3); do launch "$home_big" big; done
@@ -299,6 +356,9 @@ L.push(`Measured by \`scripts/bench-ui.sh\` (\`make bench\`) on ${new Date().toI
 L.push('| what | figure |', '| --- | --- |')
 L.push(`| launch to first painted transcript (production \`build/bin/vis\`, a 2-iteration session reopened) | **${ms(s(small, 0))}**; screenshot interval ~${med(s(small, 1))} ms |`)
 L.push(`| launch to first painted transcript, the 2,000-iteration session reopened | ${ms(s(big, 0))} |`)
+const first = rows('first'), restart = rows('restart')
+L.push(`| first start (empty VIS_HOME, new HOME, binary and libraries out of the page cache): launch to window mapped / to painted | ${ms(s(first, 5))} / **${ms(s(first, 0))}** |`)
+L.push(`| restart right after that first start: launch to window mapped / to painted | ${ms(s(restart, 5))} / **${ms(s(restart, 0))}** |`)
 L.push(`| peak RSS idle (no session): vis process / WebKit web process / whole tree | **${mb(med(s(idle, 2)))}** / ${mb(med(s(idle, 3)))} / ${mb(med(s(idle, 4)))} |`)
 L.push(`| peak RSS with the 2,000-iteration session open: vis process / WebKit web process / whole tree | **${mb(med(s(big, 2)))}** / ${mb(med(s(big, 3)))} / ${mb(med(s(big, 4)))} |`)
 const o = page.open_session
