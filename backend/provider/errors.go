@@ -51,9 +51,10 @@ type Error struct {
 	Cause Cause
 	Err   error // the underlying error, key redacted from its text
 
-	modelMissing bool   // a 404 that names the model (else the URL is wrong)
-	noKey        bool   // a 401/403 sent without an API key
-	serverMsg    string // the server's own message, for Sentence
+	modelMissing bool           // a 404 that names the model (else the URL is wrong)
+	noKey        bool           // a 401/403 sent without an API key
+	serverMsg    string         // the server's own message, for Sentence
+	redirect     *RedirectError // the endpoint pointed to another origin
 }
 
 // Error renders e.g. `provider http://127.0.0.1:9/v1 model "m":
@@ -238,6 +239,11 @@ func (c *Client) classify(ctx context.Context, err error, att *attempt, out bool
 		default:
 			e.Kind = KindStreamBroken
 		}
+	case errors.As(err, new(*RedirectError)):
+		var re *RedirectError
+		errors.As(err, &re)
+		e.Kind, e.redirect = KindBadRequest, re
+		e.Message = re.Error()
 	case att != nil && att.started:
 		// The response began (HTTP 200): any failure now is a broken stream.
 		e.Kind = KindStreamBroken

@@ -40,6 +40,7 @@ const (
 	CodeStreamBroken  = "stream_broken"
 	CodeContext       = "context_overflow"
 	CodeBadRequest    = "bad_request"
+	CodeRedirect      = "redirect" // the endpoint pointed to another origin: set the URL to it
 	CodeCancelled     = "cancelled"
 	CodeUnknown       = "unknown"
 )
@@ -105,6 +106,9 @@ func (e *Error) Code() string {
 	case KindContextOverflow:
 		return CodeContext
 	case KindBadRequest:
+		if e.redirect != nil {
+			return CodeRedirect
+		}
 		return CodeBadRequest
 	case KindCancelled:
 		return CodeCancelled
@@ -154,6 +158,8 @@ func (e *Error) Sentence() string {
 		return "The conversation is too long for the model's context window: start a new session, or pick a model with a larger window in Settings."
 	case CodeBadRequest:
 		return fmt.Sprintf("The model server at %s rejected the request%s%s: check the model in Settings, then retry.", host, status, short(e.serverMsg))
+	case CodeRedirect:
+		return fmt.Sprintf("The model server at %s redirected to %s, a different address; Vis did not follow it, so your key was not sent there: if that is the real endpoint, put it in Settings.", host, e.redirect.To)
 	case CodeCancelled:
 		return "Stopped."
 	}

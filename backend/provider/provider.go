@@ -193,7 +193,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	oc.HTTPClient = &doer{base: hc, headers: cfg.Headers, cache: cfg.CacheControl}
+	oc.HTTPClient = &doer{base: sameOriginRedirects(hc), headers: cfg.Headers, cache: cfg.CacheControl}
 	return &Client{cfg: cfg, oa: openai.NewClientWithConfig(oc)}, nil
 }
 
