@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -569,7 +570,10 @@ func (e *jsonEnc) str(b *strings.Builder, s string) {
 func jsonDecode(text string) (starlark.Value, error) {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	v, err := jsonValue(dec)
+	v, err := jsonValue(dec, 0)
+	if errors.Is(err, errJSONDepth) {
+		return nil, &RaisedError{Name: "RecursionError", Msg: fmt.Sprintf("maximum recursion depth exceeded while decoding JSON nested more than %d levels (char %d)", maxJSONDepth, dec.InputOffset())}
+	}
 	if err != nil {
 		return nil, &RaisedError{Name: "json.JSONDecodeError", Msg: jsonErrMsg(err, dec)}
 	}
@@ -586,7 +590,17 @@ func jsonErrMsg(err error, dec *json.Decoder) string {
 	return fmt.Sprintf("%s (char %d)", strings.TrimPrefix(err.Error(), "json: "), dec.InputOffset())
 }
 
-func jsonValue(dec *json.Decoder) (starlark.Value, error) {
+// maxJSONDepth is Python's own recursion limit, where its json.loads
+// gives up: deeper input would otherwise recurse until Go's stack
+// overflows and the whole app dies.
+const maxJSONDepth = 1000
+
+var errJSONDepth = errors.New("json nesting too deep")
+
+func jsonValue(dec *json.Decoder, depth int) (starlark.Value, error) {
+	if depth > maxJSONDepth {
+		return nil, errJSONDepth
+	}
 	t, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -602,7 +616,7 @@ func jsonValue(dec *json.Decoder) (starlark.Value, error) {
 					return nil, err
 				}
 				k, _ := kt.(string)
-				v, err := jsonValue(dec)
+				v, err := jsonValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -615,7 +629,7 @@ func jsonValue(dec *json.Decoder) (starlark.Value, error) {
 		case '[':
 			var elems []starlark.Value
 			for dec.More() {
-				v, err := jsonValue(dec)
+				v, err := jsonValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}

@@ -697,7 +697,21 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 
 // ---- value conversion ----
 
-func toGo(v starlark.Value) (any, error) {
+// maxToolDepth bounds how deeply nested a value passed to a tool may be: a
+// list that contains itself (or ten million levels of lists) would
+// otherwise recurse until Go's stack overflows, which no recover catches
+// and which ends the whole app. Tools take plain data far shallower.
+const maxToolDepth = 200
+
+// errTooDeep: a value nested past maxToolDepth, usually one that contains itself.
+var errTooDeep = fmt.Errorf("a value nested more than %d levels deep (a list or dict that contains itself?) cannot be passed to a tool", maxToolDepth)
+
+func toGo(v starlark.Value) (any, error) { return toGoDepth(v, 0) }
+
+func toGoDepth(v starlark.Value, depth int) (any, error) {
+	if depth > maxToolDepth {
+		return nil, errTooDeep
+	}
 	switch x := v.(type) {
 	case starlark.NoneType:
 		return nil, nil
@@ -719,7 +733,7 @@ func toGo(v starlark.Value) (any, error) {
 		elems := listOf(v.(starlark.Iterable))
 		out := make([]any, len(elems))
 		for i, e := range elems {
-			g, err := toGo(e)
+			g, err := toGoDepth(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -734,7 +748,7 @@ func toGo(v starlark.Value) (any, error) {
 			if !ok {
 				key = pyStr(kv[0])
 			}
-			g, err := toGo(kv[1])
+			g, err := toGoDepth(kv[1], depth+1)
 			if err != nil {
 				return nil, err
 			}
