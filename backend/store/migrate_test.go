@@ -87,6 +87,9 @@ func fixture(t *testing.T, db *sql.DB, v int) {
 			`INSERT INTO iterations (id, turn_id, position, status, request_json, started_at, finished_at)
 			 VALUES (80, 8, 1, 'done', '[{"role":"user","content":"stub"}]', 1600, 1700)`)
 	}
+	if v >= 11 {
+		stmts = append(stmts, `UPDATE sessions SET sandbox_mode = 'read-only' WHERE id = 's1'`)
+	}
 	if v >= 7 {
 		stmts = append(stmts,
 			`INSERT INTO folds (session_id, key, spans_json, gist, created_at)
@@ -146,7 +149,11 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 			if k >= 6 {
 				wantTurns = 2
 			}
-			if sess.Title != "Old session" || sess.Turns != wantTurns || sess.Updated.UnixMilli() != 2000 {
+			wantMode := ""
+			if k >= 11 {
+				wantMode = "read-only"
+			}
+			if sess.Title != "Old session" || sess.Turns != wantTurns || sess.Updated.UnixMilli() != 2000 || sess.Mode != wantMode {
 				t.Errorf("session after migration = %+v", sess)
 			}
 			turn, err := s.GetTurn(ctx, 7)

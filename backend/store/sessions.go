@@ -18,16 +18,19 @@ type Session struct {
 	Created   time.Time
 	Updated   time.Time
 	Turns     int
+	// Mode is the permission mode chosen for the session in the window
+	// (read-only, workspace, full); "" = none chosen. Set by SetSessionMode.
+	Mode string
 }
 
 // sessionCols selects a Session, with its turn count, from sessions s.
 const sessionCols = `s.id, s.workspace, s.title, s.model, s.created_at, s.updated_at,
-	(SELECT count(*) FROM turns t WHERE t.session_id = s.id)`
+	(SELECT count(*) FROM turns t WHERE t.session_id = s.id), s.sandbox_mode`
 
 func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated int64
-	if err := sc.Scan(&s.ID, &s.Workspace, &s.Title, &s.Model, &created, &updated, &s.Turns); err != nil {
+	if err := sc.Scan(&s.ID, &s.Workspace, &s.Title, &s.Model, &created, &updated, &s.Turns, &s.Mode); err != nil {
 		return Session{}, err
 	}
 	s.Created, s.Updated = fromMs(created), fromMs(updated)
@@ -130,6 +133,33 @@ func (s *Store) RenameSession(ctx context.Context, id, title string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("rename session %s: %w", id, err)
+	}
+	return nil
+}
+
+// SessionModes are the permission modes SetSessionMode takes ("" clears
+// the choice).
+var SessionModes = []string{"", "read-only", "workspace", "full"}
+
+// SetSessionMode remembers the permission mode chosen for a session; ""
+// forgets it (the config's mode applies again). It does not change Updated.
+func (s *Store) SetSessionMode(ctx context.Context, id, mode string) error {
+	ok := false
+	for _, m := range SessionModes {
+		ok = ok || m == mode
+	}
+	if !ok {
+		return fmt.Errorf("set mode of session %s: %q is not read-only, workspace or full", id, mode)
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET sandbox_mode = ? WHERE id = ?`, mode, id)
+		if err != nil {
+			return err
+		}
+		return affected(res, "no such session")
+	})
+	if err != nil {
+		return fmt.Errorf("set mode of session %s: %w", id, err)
 	}
 	return nil
 }
