@@ -89,7 +89,10 @@ func (e *Engine) Settings(ctx context.Context) (SettingsView, error) {
 // SaveSettings validates and saves the window's provider and key.
 func (e *Engine) SaveSettings(ctx context.Context, req SaveSettingsRequest) (SettingsView, error) {
 	p := &config.SettingsProvider{Preset: req.Preset, BaseURL: req.BaseURL, Model: req.Model, Reasoning: req.Reasoning, Models: req.Models}
-	if err := config.SaveSettings(e.home, config.Settings{Provider: p}); err != nil {
+	// The folders trusted in the window stay trusted (a damaged file is
+	// replaced, as before).
+	prev, _ := config.LoadSettings(e.home)
+	if err := config.SaveSettings(e.home, config.Settings{Provider: p, TrustedProjects: prev.TrustedProjects}); err != nil {
 		return SettingsView{}, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if req.APIKey != nil {

@@ -163,7 +163,12 @@ func LoadTrusting(visHome, workspace string, getenv func(string) string, trust b
 			if err != nil {
 				return nil, err
 			}
+			homeList, _ := merged["trusted_projects"].([]any)
 			merged = merge(merged, layer)
+			if sl, ok := layer["trusted_projects"].([]any); ok {
+				// The window's trusted folders add to config.yml's.
+				merged["trusted_projects"] = append(append([]any(nil), homeList...), sl...)
+			}
 			list, _ := merged["trusted_projects"].([]any)
 			var paths []string
 			for _, p := range list {

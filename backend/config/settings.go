@@ -20,6 +20,9 @@ const SettingsProviderID = "app"
 // under SettingsProviderID.
 type Settings struct {
 	Provider *SettingsProvider `json:"provider,omitempty"`
+	// TrustedProjects are folders trusted with the window's "Trust this
+	// folder" (trust.go); added to config.yml's trusted_projects.
+	TrustedProjects []string `json:"trusted_projects,omitempty"`
 }
 
 // SettingsProvider is the endpoint chosen in the window.
@@ -107,6 +110,9 @@ func SaveSettings(visHome string, s Settings) error {
 func settingsLayer(visHome string) (map[string]any, error) {
 	s, err := LoadSettings(visHome)
 	if err != nil || s.Provider == nil {
+		if err == nil && len(s.TrustedProjects) > 0 {
+			return map[string]any{"trusted_projects": anyList(s.TrustedProjects)}, nil
+		}
 		return map[string]any{}, err
 	}
 	p := s.Provider
@@ -129,7 +135,37 @@ func settingsLayer(visHome string) (map[string]any, error) {
 	if p.Reasoning != "" {
 		layer["reasoning"] = p.Reasoning
 	}
+	if len(s.TrustedProjects) > 0 {
+		layer["trusted_projects"] = anyList(s.TrustedProjects)
+	}
 	return layer, nil
+}
+
+func anyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, x := range ss {
+		out[i] = x
+	}
+	return out
+}
+
+// TrustFolder adds workspace to settings.json's trusted_projects (the
+// window's "Trust this folder"), keeping the rest of the settings; a
+// folder already there is not added twice. Its project settings apply
+// from the next load.
+func TrustFolder(visHome, workspace string) error {
+	if strings.TrimSpace(workspace) == "" {
+		return errors.New("trust folder: no folder")
+	}
+	s, err := LoadSettings(visHome)
+	if err != nil {
+		return err
+	}
+	if Trusted(s.TrustedProjects, workspace) {
+		return nil
+	}
+	s.TrustedProjects = append(s.TrustedProjects, canonical(workspace))
+	return SaveSettings(visHome, s)
 }
 
 func validBaseURL(s string) error {
