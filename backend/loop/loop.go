@@ -564,7 +564,7 @@ func (tr *turnRun) run() Result {
 		}
 		empties = 0
 
-		progs := programsFromResponse(calls, provider.ToolName)
+		progs := programsFromResponse(calls, provider.ToolName, resp.FinishReason == "length")
 		var codes []string
 		for _, p := range progs {
 			codes = append(codes, p.Code)
@@ -674,6 +674,11 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 				errs = append(errs, fmt.Sprintf("%s error: %s", res.Err.Phase, res.Err.Message))
 				if res.Err.Phase == "cancelled" || tr.ctx.Err() != nil {
 					stopped = true
+				}
+			}
+			for _, tc := range res.Tools {
+				if tc.SandboxRefused != "" && rec.SandboxRefused == "" {
+					rec.SandboxRefused = tc.SandboxRefused
 				}
 			}
 			// The event leaves the tools out: tool-start and tool-end sent them.

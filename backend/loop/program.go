@@ -115,13 +115,26 @@ func commentsOnly(s string) bool {
 
 // programsFromResponse turns the model's tool calls into programs, dropping
 // exact duplicates (provider stutter) and keeping distinct calls separate.
-func programsFromResponse(calls []chat.ToolCall, toolName string) []program {
+// cutMessage is what the model hears for a program its reply's output-token
+// limit cut short.
+const cutMessage = "Your reply was cut off at the output-token limit before this program's arguments were complete, so it may be cut short too; nothing ran. Send a shorter program (split the work over several calls)."
+
+// programsFromResponse turns a reply's tool calls into programs. cut says
+// the reply ended at the output-token limit (finish_reason "length"): then
+// only a call whose arguments are a complete JSON object can be trusted to
+// hold the whole program; any other is refused unrun.
+func programsFromResponse(calls []chat.ToolCall, toolName string, cut bool) []program {
 	var out []program
 	seen := map[string]bool{}
 	for _, c := range calls {
 		p := program{CallID: c.ID}
 		if c.Name != toolName {
 			p.Reject = fmt.Sprintf("There is no tool %q. The only tool is %s(code); the functions you want are inside the sandbox (doc() lists them).", c.Name, toolName)
+			out = append(out, p)
+			continue
+		}
+		if cut && !json.Valid([]byte(strings.TrimSpace(c.Arguments))) {
+			p.Reject = cutMessage
 			out = append(out, p)
 			continue
 		}
