@@ -2,12 +2,13 @@
 #   make run    install what is missing, build, install a launcher, open the window
 #   make test   install what is missing, then every test, GUI smoke test included
 #   make bench  engine benchmarks (see docs/PERFORMANCE.md)
+#   make bench-start  only the window's first start and restart (build/bin/vis)
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 GOBIN := $(shell go env GOPATH 2>/dev/null)/bin
 WAILS := $(GOBIN)/wails
 
-.PHONY: run build launcher test test-frontend test-go smoke bench bindings clean
+.PHONY: run build launcher test test-frontend test-go smoke bench bench-start bindings clean
 
 run: build launcher
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -50,6 +51,10 @@ bench:
 	go test -run '^$$' -bench . -benchmem ./...
 	scripts/deps.sh test
 	scripts/bench-ui.sh
+
+bench-start:
+	scripts/deps.sh test
+	BENCH_START_ONLY=1 scripts/bench-ui.sh
 
 clean:
 	rm -rf build/bin build/smoke frontend/dist/assets frontend/dist/index.html
