@@ -61,8 +61,8 @@ const usage = `Usage:
   vis goal resume|pause|cancel|clear [--workspace DIR] [--session ID | --continue] [--json]
                            resume runs the goal's turn again; the others return at once and stop
                            a goal turn running in another Vis before its next model request
-  vis version               print the version (also -v, --version)
-  vis help                  print this text (also -h, --help)
+  vis version              print the version (also -v, --version)
+  vis help                 print this text (also -h, --help)
 
 The window needs a display (DISPLAY or WAYLAND_DISPLAY); without one, use vis run.
 
