@@ -105,6 +105,19 @@ describe('OutputBlock', () => {
     expect(one(document.body, 'full-output-cut')?.textContent).toContain('Only the first 792 of 9,000,000 bytes were kept')
   })
 
+  it('closes on Escape after a click into its text moved the focus out of the panel', async () => {
+    const kept = lines(1, 100)
+    const { load } = pages(kept, 1 << 20)
+    const el = render(OutputBlock, { text: kept.slice(0, 50), url, clipped: true, totalBytes: kept.length, keptBytes: kept.length, load })
+    one(el, 'open-full-output')?.click()
+    await settle()
+    expect(one(document.body, 'full-output')).not.toBeNull()
+    ;(document.activeElement as HTMLElement | null)?.blur() // the text takes no focus: the body has it
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
+    await settle()
+    expect(one(document.body, 'full-output')).toBeNull()
+  })
+
   it('marks an older record cut at the model limit, with nothing more to open', () => {
     const snap = {
       session: { id: 's', workspace: '/w', title: '', turns: 1, created: '', updated: '' },
