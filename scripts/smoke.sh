@@ -40,7 +40,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-log() { printf '\033[1;34m[smoke]\033[0m %s\n' "$*" >&2; }
+log() { printf '\033[1;34m[smoke]\033[0m +%ss %s\n' "$(( $(date +%s) - t0 ))" "$*" >&2; }
 die() { printf '\033[1;31m[smoke] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
 
 out=build/smoke
@@ -49,7 +49,7 @@ wait_window=${SMOKE_WAIT:-90} # seconds; a cold WebKit start on a busy 2-core ma
 wait_turn=${SMOKE_TURN_WAIT:-60}
 t0=$(date +%s)
 mkdir -p "$out"
-rm -f "$out"/*.png "$out"/*.log
+rm -f "$out"/*.png "$out"/*.log "$out"/*.txt
 
 if [ "${SMOKE_SKIP_BUILD:-0}" != 1 ]; then
   scripts/build.sh
@@ -120,6 +120,22 @@ cat >"$tmp/script.json" <<'EOF'
     "content": ["Every test passes: ", "verified by the run above."],
     "usage": {"input_tokens": 1500, "output_tokens": 12},
     "delay": "40ms"
+  },
+  {
+    "code": "for i in range(5000):\n    print('line %04d of 5000: ' % (i + 1) + 'x' * 60)",
+    "usage": {"input_tokens": 1600, "output_tokens": 30}
+  },
+  {
+    "content": ["Printed them all."],
+    "usage": {"input_tokens": 20000, "output_tokens": 5}
+  },
+  {
+    "code": "r = shell('for i in 1 2 3; do echo \"step $i of the long run\"; done; while [ ! -e gate ]; do sleep 0.1; done; echo finished')\nprint(r['output'])",
+    "usage": {"input_tokens": 20100, "output_tokens": 40}
+  },
+  {
+    "content": ["The long run finished."],
+    "usage": {"input_tokens": 20200, "output_tokens": 6}
   }
 ]
 EOF
@@ -585,4 +601,192 @@ got=$(wait_turn_end "$gsid" 2 "Resume")
 stable "$out/goal-done.png"
 log "Resume started work again; the goal is complete"
 
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png"
+# --- 9. a long output: clipped in the transcript, whole in "open full output" ---
+# What the page shows is read as text: Ctrl+A, Ctrl+C in the window (the
+# pointer over a spot that takes no focus, so the composer's text field
+# does not keep the keys), then the X clipboard read by another process.
+# page_text FILE: the window's whole text, as copied, into FILE.
+neutral_x=270 # the transcript's left padding: no control there
+page_text() {
+  alive
+  /usr/bin/python3 - "$1" <<'PY' || die "could not copy the window's text (Ctrl+A, Ctrl+C)"
+import subprocess, sys, time
+import gi
+gi.require_version("Gtk", "3.0")
+gi.require_version("Gdk", "3.0")
+from gi.repository import Gdk, Gtk  # noqa: E402
+clip = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
+nonce = "vis-smoke-nonce-%f" % time.time()
+clip.set_text(nonce, -1)  # ours until the window's copy takes it: never an older copy
+while Gtk.events_pending():
+    Gtk.main_iteration()
+subprocess.run(["xdotool", "key", "ctrl+a", "ctrl+c"], check=True)
+deadline = time.time() + 10
+while time.time() < deadline:
+    t = clip.wait_for_text()
+    if t is not None and t != nonce:
+        open(sys.argv[1], "w").write(t)
+        sys.exit(0)
+    time.sleep(0.1)
+sys.exit("the window copied nothing within 10 s")
+PY
+}
+# deselect: a click where nothing is, so the next screenshot shows no selection.
+deselect() { click "$neutral_x" $(( h / 2 )); }
+# text_until FILE WHAT NEEDLE...: copies the window's text until it holds every NEEDLE (up to wait_turn s).
+text_until() {
+  local f=$1 what=$2 deadline=$(( $(date +%s) + wait_turn )) n missing
+  shift 2
+  while :; do
+    page_text "$f"
+    missing=""
+    for n in "$@"; do grep -qF -- "$n" "$f" || { missing=$n; break; }; done
+    [ -z "$missing" ] && return 0
+    [ "$(date +%s)" -lt "$deadline" ] || die "$what: the window never showed '$missing'; its text is in $f"
+    sleep 0.3
+  done
+}
+# accent_boxes FILE: the transcript's runs of accent-coloured text (--accent,
+# #3b5bdb: links and the output's "show all" / "open full output"), one
+# "X Y W H" a line in window coordinates, top to bottom.
+accent_boxes() {
+  local top=50 ch=$(( h - 270 ))
+  convert "$1" -crop $(( w - 262 ))x${ch}+262+${top} +repage -fuzz 8% \
+    -fill black +opaque '#3b5bdb' -fill white -opaque '#3b5bdb' -morphology Dilate Rectangle:13x5 \
+    -define connected-components:verbose=true -connected-components 8 null: 2>/dev/null |
+    awk -v ox=262 -v oy="$top" '$NF == "srgb(255,255,255)" || $NF == "gray(255)" {
+      split($2, g, /[x+]/); if (g[1] * g[2] > 60) print g[3] + ox, g[4] + oy, g[1], g[2] }' | sort -n -k2
+}
+# danger_pixels FILE: pixels of the transcript column (above the composer,
+# whose Stop button has it too) in --danger (#c92a2a): the app-error
+# banner's border and text.
+danger_pixels() {
+  convert "$1" -crop $(( w - 262 ))x$(( h - 220 ))+262+50 +repage -fuzz 8% \
+    -fill black +opaque '#c92a2a' -fill white -opaque '#c92a2a' -format '%[fx:round(mean*w*h)]' info:
+}
+click 221 73 # New session
+stable "$out/long-new.png"
+click $(( w / 2 + 130 )) $(( h - 90 ))
+xdotool type --delay 15 'Print five thousand lines'
+xdotool key Return
+lsid=""
+deadline=$(( $(date +%s) + wait_turn ))
+while [ -z "$lsid" ] || [ "$lsid" = "$gsid" ]; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the long output's request started no session"
+  lsid=$(vis sessions --json | json 'd[0].id')
+  sleep 0.3
+done
+got=$(wait_turn_end "$lsid" 1 "the long output")
+[ "$got" = "done|Printed them all." ] || die "the long output's turn ended '$got'"
+stable "$out/long-clipped.png"
+deselect
+text_until "$out/long.txt" "the long output's turn" 'clipped at 64.0 KB of 390.6 KB' 'open full output' 'more lines, up to the clip'
+grep -qF 'line 5000 of 5000' "$out/long.txt" && die "the transcript shows line 5000 although the output is clipped; see $out/long.txt"
+deselect
+log "the transcript says the output is clipped and offers 'open full output'"
+
+# --- 10. the real window resized, "show all" on the long output: no error banner ---
+# WebKitGTK reports a "ResizeObserver loop" while rows are measured; the
+# page must neither show it nor have caused it.
+resize() { # resize W H: the window to W x H, once it is that size
+  local gw gh
+  xdotool windowsize "$wid" "$1" "$2"
+  for _ in $(seq 1 40); do
+    read -r gw gh < <(xdotool getwindowgeometry --shell "$wid" | awk -F= '/^WIDTH/{x=$2} /^HEIGHT/{y=$2} END{print x, y}')
+    [ "$gw" = "$1" ] && [ "$gh" = "$2" ] && return 0
+    sleep 0.1
+  done
+  die "the window did not take the size $1x$2 (it is ${gw}x${gh})"
+}
+# settled FILE: screenshots until two in a row are identical (up to 15 s);
+# cheaper than stable (no blank check, the whole window).
+settled() {
+  local ae
+  alive
+  import -window "$wid" "$1" 2>/dev/null || die "screenshot $1 failed"
+  for _ in $(seq 1 50); do
+    sleep 0.2
+    mv "$1" "$tmp/prev.png"
+    import -window "$wid" "$1" 2>/dev/null || die "screenshot $1 failed"
+    ae=$({ compare -metric AE "$tmp/prev.png" "$1" null: 2>&1 || true; } | sed 's/ .*//')
+    [ "$ae" = 0 ] && return 0
+  done
+  die "the window kept changing for 15 s; see $1"
+}
+for size in "820 600" "1260 840" "700 520" "$w $h"; do
+  resize $size
+  settled "$tmp/resized.png"
+done
+shot "$out/long-resized.png"
+boxes=$(accent_boxes "$out/long-resized.png")
+[ "$(echo "$boxes" | grep -c .)" -ge 2 ] || die "no 'show all' and 'open full output' links in the transcript (accent text: '${boxes}'); see $out/long-resized.png"
+read -r bx by bw bh < <(echo "$boxes" | tail -n 2 | head -n 1) # "show N more lines", above the clip marker
+click $(( bx + 20 )) $(( by + bh / 2 ))
+for size in "860 620" "1200 800" "$w $h"; do
+  resize $size
+  settled "$tmp/resized.png"
+done
+shot "$out/long-shown.png"
+deselect
+text_until "$out/shown.txt" "show all" 'show less' 'clipped at 64.0 KB of 390.6 KB'
+grep -qF 'Something went wrong' "$out/shown.txt" && die "the window shows an error after resizing and 'show all': $(grep -F 'Something went wrong' "$out/shown.txt")"
+deselect
+n_danger=$(danger_pixels "$out/long-shown.png")
+[ "$n_danger" -lt 30 ] || die "the window shows something in the error colour after resizing (${n_danger} pixels); see $out/long-shown.png"
+log "resized 7 times and 'show all': no error banner (${n_danger} error-coloured pixels)"
+# "open full output": the last accent run, in the clip marker's row.
+boxes=$(accent_boxes "$out/long-shown.png")
+read -r bx by bw bh < <(echo "$boxes" | tail -n 1)
+click $(( bx + bw / 2 )) $(( by + bh / 2 ))
+text_until "$out/full.txt" "open full output" 'line 5000 of 5000: ' '5,000 lines'
+n=$(grep -E '^line [0-9]{4} of 5000: x{60}$' "$out/full.txt" | sort -u | wc -l)
+[ "$n" = 5000 ] || die "the full output view holds $n of the 5000 lines; see $out/full.txt"
+# Its end, as a person scrolls there: a click in the text, then End.
+click $(( w / 2 )) $(( h / 2 ))
+stable "$tmp/full-top.png"
+xdotool key End
+stable "$out/full-output.png"
+d=$(differ "$tmp/full-top.png" "$out/full-output.png")
+awk -v d="$d" 'BEGIN { exit !(d > 0.01) }' || die "End did not scroll the full output view (difference ${d}); see $out/full-output.png"
+# Escape closes it (the focus is on the page's body after that click): the
+# header is no longer under the view's dimmed backdrop.
+xdotool key Escape
+header_light() { convert "$1" -format '%[fx:p{500,40}.intensity > 0.9]' info:; }
+for _ in $(seq 1 20); do
+  shot "$tmp/closed.png"
+  [ "$(header_light "$tmp/closed.png")" = 1 ] && break
+  sleep 0.3
+done
+[ "$(header_light "$tmp/closed.png")" = 1 ] || die "Escape did not close the full output view; see $tmp/closed.png"
+log "open full output shows all 5,000 lines, up to line 5000"
+
+# --- 11. a running tool's output shows live ----------------------------------
+# The program's shell prints three lines, then waits for a file the smoke
+# creates only once the window showed them (inside the workspace: the
+# model's processes may write nowhere else, and read it there).
+rm -f "$tmp/project/gate"
+click $(( w / 2 + 130 )) $(( h - 90 ))
+xdotool type --delay 15 'Run the long thing'
+xdotool key Return
+deselect
+text_until "$out/live.txt" "the live tool output" 'step 1 of the long run' 'step 3 of the long run' 'running…'
+[ "$(turn_of "$lsid" 2)" = "running|" ] || die "the live tool's turn is not running: '$(turn_of "$lsid" 2)'"
+deselect
+shot "$out/live-tool.png" # (a running turn's clock ticks: never stable)
+touch "$tmp/project/gate"
+got=$(wait_turn_end "$lsid" 2 "the live tool")
+[ "$got" = "done|The long run finished." ] || die "the live tool's turn ended '$got'"
+case "$(vis show --json "$lsid" | json 'd.turns[1].iterations.map(i => i.output || "").join("")')" in
+*'step 3 of the long run'*finished*) ;; *) die "the live tool's program output was not saved whole" ;; esac
+text_until "$out/after.txt" "the live tool's end" 'The long run finished.'
+grep -qF 'running…' "$out/after.txt" && die "a tool card still says running… after the turn ended; see $out/after.txt"
+deselect
+stable "$out/live-done.png"
+log "the running tool's lines showed live; the turn finished once the gate was made"
+
+# Nothing the page threw reached its error log (the app-error banner's twin).
+flog="$tmp/home/desktop/logs/frontend.log"
+[ ! -s "$flog" ] || die "the page logged uncaught errors: $(head -c 800 "$flog")"
+
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png"
