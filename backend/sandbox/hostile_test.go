@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Values that would recurse until Go's stack overflows (a fatal error no
@@ -32,5 +33,43 @@ func TestDeepAndCyclicValuesAreErrorsNotCrashes(t *testing.T) {
 	// Shallow data still passes, and Python's own depth limit for JSON holds.
 	if r := in.Exec(context.Background(), "import json\necho(json.loads('[' * 150 + ']' * 150))\nprint(len(json.loads('[' * 999 + ']' * 999)))", nil); r.Err != nil || r.Output != "1\n" {
 		t.Fatalf("shallow data: %q %+v", r.Output, r.Err)
+	}
+}
+
+// The pre-pass counts against the block's wall limit and ends with Stop:
+// one line holding 20,000 `**` rewrites keeps it quadratic in that line
+// (minutes of work), and before, neither the limit nor Stop reached it.
+func TestPrepassIsBoundedByTheWallLimitAndStop(t *testing.T) {
+	in, err := New(Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "x = [" + strings.Repeat("a ** 2, ", 20000) + "]\n"
+	r := in.ExecWith(context.Background(), src, nil, Limits{Wall: 300 * time.Millisecond})
+	if r.Err == nil || r.Err.Phase != PhaseTimeout {
+		t.Fatalf("wall limit: %+v", r.Err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r := in.Exec(ctx, src, nil); r.Err == nil || r.Err.Phase != PhaseCancelled {
+		t.Fatalf("stop: %+v", r.Err)
+	}
+}
+
+// BenchmarkPrepass: a 2,000-line program of ordinary statements (about
+// 130 KB), and 40,000 nested parentheses.
+func BenchmarkPrepass(b *testing.B) {
+	for name, src := range map[string]string{
+		"2000 lines": strings.Repeat("a = f(1, 2) ** 2 % 3 if a < b < c else {k: v for k, v in d.items()}\n", 2000),
+		"nested 40k": "x = " + strings.Repeat("(", 40000) + "1" + strings.Repeat(")", 40000) + "\n",
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for i := 0; i < b.N; i++ {
+				if _, err := Prepass(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

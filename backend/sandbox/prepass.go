@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -465,7 +466,14 @@ func joinTokens(toks []token) string {
 }
 
 // Prepass rewrites a Python-style program into Starlark, preserving lines.
-func Prepass(src string) (string, error) {
+func Prepass(src string) (string, error) { return PrepassCtx(context.Background(), src) }
+
+// PrepassCtx is Prepass that stops with ctx's error once ctx ends (Stop,
+// the block's wall limit). The expression passes run one logical line at a
+// time: a rewrite never crosses a statement, and each pass rescans what it
+// is given after every rewrite, so over a whole program they were
+// quadratic in its length (332 KB of ordinary lines took three minutes).
+func PrepassCtx(ctx context.Context, src string) (string, error) {
 	toks, err := tokenize(src, 1)
 	if err != nil {
 		return "", err
@@ -474,11 +482,24 @@ func Prepass(src string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	toks, err = exprPasses(toks)
-	if err != nil {
-		return "", err
+	var b strings.Builder
+	b.Grow(len(src) + len(src)/8)
+	for _, ln := range logicalLines(toks) {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		line, err := exprPassesCtx(ctx, toks[ln[0]:ln[1]:ln[1]])
+		if err != nil {
+			return "", err
+		}
+		for _, t := range line {
+			b.WriteString(t.text)
+		}
+		if ln[1] < len(toks) {
+			b.WriteString(toks[ln[1]].text) // the newline or ; that ended it
+		}
 	}
-	return joinTokens(toks), nil
+	return b.String(), nil
 }
 
 func sig(t token) bool { return t.kind != tkSpace && t.kind != tkComment && t.kind != tkNL }
@@ -561,7 +582,21 @@ func splice(toks []token, at int, ins ...token) []token {
 
 // ---- expression passes ----
 
+// stopCheck says whether the pre-pass must give up (ctx ended).
+type stopCheck func() error
+
+// exprPassesCtx is exprPasses that gives up with ctx's error: a single
+// long line (thousands of ** in a literal) keeps its rewrites quadratic
+// in the line's length, so they must be stoppable.
+func exprPassesCtx(ctx context.Context, toks []token) ([]token, error) {
+	return exprPassesStop(toks, ctx.Err)
+}
+
 func exprPasses(toks []token) ([]token, error) {
+	return exprPassesStop(toks, func() error { return nil })
+}
+
+func exprPassesStop(toks []token, stop stopCheck) ([]token, error) {
 	var err error
 	// strings, numbers, await, is/is not
 	out := make([]token, 0, len(toks))
@@ -619,11 +654,19 @@ func exprPasses(toks []token) ([]token, error) {
 	toks = setLiterals(toks)
 	toks = genexpInCalls(toks)
 	toks = wrapForIterables(toks)
-	toks, err = rewritePower(toks)
+	if err := stop(); err != nil {
+		return nil, err
+	}
+	toks, err = rewritePower(toks, stop)
 	if err != nil {
 		return nil, err
 	}
-	toks = rewritePercent(toks)
+	if toks, err = rewritePercent(toks, stop); err != nil {
+		return nil, err
+	}
+	if err := stop(); err != nil {
+		return nil, err
+	}
 	toks = rewriteChainedComparisons(toks)
 	return toks, nil
 }
@@ -783,19 +826,19 @@ func genexpInCalls(toks []token) []token {
 		if !ok {
 			continue
 		}
-		depth := 0
+		// A `for` directly inside (not in a nested bracket, which is
+		// jumped over whole: each token is looked at from its own
+		// enclosing bracket only, so deep nesting stays linear).
 		hasFor := false
 		for k := i + 1; k < c; k++ {
 			tk := toks[k]
-			if tk.kind == tkOp {
-				switch tk.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
+			if tk.kind == tkOp && (tk.text == "(" || tk.text == "[" || tk.text == "{") {
+				if end, ok := m[k]; ok && end > k {
+					k = end
 				}
+				continue
 			}
-			if depth == 0 && isName(tk, "for") {
+			if isName(tk, "for") {
 				hasFor = true
 				break
 			}
@@ -999,8 +1042,11 @@ func operandEnd(toks []token, m map[int]int, s int) int {
 }
 
 // rewritePower turns a ** b into pow(a, b), right to left (right associative).
-func rewritePower(toks []token) ([]token, error) {
+func rewritePower(toks []token, stop stopCheck) ([]token, error) {
 	for {
+		if err := stop(); err != nil {
+			return nil, err
+		}
 		idx := -1
 		for i := len(toks) - 1; i >= 0; i-- {
 			if isOp(toks[i], "**") {
@@ -1031,10 +1077,13 @@ func rewritePower(toks []token) ([]token, error) {
 
 // rewritePercent turns "fmt" % args into __pct("fmt", args) when the left
 // operand is a string literal, for Python's full printf-style formatting.
-func rewritePercent(toks []token) []token {
+func rewritePercent(toks []token, stop stopCheck) ([]token, error) {
 	for i := len(toks) - 1; i >= 0; i-- {
 		if !isOp(toks[i], "%") {
 			continue
+		}
+		if err := stop(); err != nil {
+			return nil, err
 		}
 		p := prevSig(toks, i)
 		if p < 0 || (toks[p].kind != tkString && toks[p].kind != tkAtom) {
@@ -1054,7 +1103,7 @@ func rewritePercent(toks []token) []token {
 		toks = splice(toks, re+1, mk(tkOp, ")", line))
 		toks = splice(toks, p, mk(tkName, "__pct", line), mk(tkOp, "(", line))
 	}
-	return toks
+	return toks, nil
 }
 
 var cmpOps = map[string]bool{"<": true, ">": true, "<=": true, ">=": true, "==": true, "!=": true}

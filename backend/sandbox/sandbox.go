@@ -155,6 +155,9 @@ type ToolCall struct {
 	Args       string `json:"args"` // SummarizeArgs of the bound arguments
 	DurationMs int64  `json:"duration_ms"`
 	Error      string `json:"error,omitempty"`
+	// SandboxRefused says the OS sandbox refused what the call started
+	// (RefusedBySandbox); "" when it did not.
+	SandboxRefused string `json:"sandbox_refused,omitempty"`
 }
 
 // SummarizeArgs renders bound arguments as one short line that reads like
@@ -489,8 +492,17 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 		r.Duration = time.Since(start)
 		return r
 	}
-	src, err := Prepass(code)
-	if err != nil {
+	// The block's clock runs from here: the pre-pass and the parse count
+	// against its wall limit, and Stop ends them too.
+	runCtx, clock, stopClock := startClock(ctx, lim.withDefaults(in.opts))
+	defer stopClock()
+	src, err := PrepassCtx(runCtx, code)
+	switch {
+	case err != nil && errors.Is(context.Cause(runCtx), errWallLimit):
+		return finish(Result{Err: clock.timeoutError()}), nil
+	case err != nil && ctx.Err() != nil:
+		return finish(Result{Err: &Error{Phase: PhaseCancelled, Message: "cancelled"}}), nil
+	case err != nil:
 		return finish(Result{Err: prepassError(err)}), nil
 	}
 	f, err := fileOptions.Parse(filename, src, 0)
@@ -498,8 +510,6 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 		return finish(Result{Err: syntaxError(err, code)}), nil
 	}
 
-	runCtx, clock, stopClock := startClock(ctx, lim.withDefaults(in.opts))
-	defer stopClock()
 	limitHit := false
 	th := &starlark.Thread{
 		Name:  filename,
@@ -664,6 +674,8 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 		if h := in.opts.Hooks.ToolCtx; h != nil {
 			ctx = h(ctx, b.Name)
 		}
+		refused := &refusal{}
+		ctx = context.WithValue(ctx, refusedKey{}, refused)
 		clock, _ := th.Local(localClock).(*blockClock)
 		if clock != nil {
 			clock.enter(b.Name)
@@ -678,7 +690,7 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 			h(b.Name, d, err)
 		}
 		if len(in.calls) < maxToolCalls {
-			tc := ToolCall{Name: b.Name, Args: SummarizeArgs(bound), DurationMs: d.Milliseconds()}
+			tc := ToolCall{Name: b.Name, Args: SummarizeArgs(bound), DurationMs: d.Milliseconds(), SandboxRefused: refused.get()}
 			if err != nil {
 				tc.Error = err.Error()
 			}
