@@ -56,6 +56,9 @@ type Call struct {
 	Error         *CallError `json:"error"`
 	DurationMs    int64      `json:"duration_ms"`
 	Tools         []Tool     `json:"tools"`
+	// SandboxRefused: why the OS sandbox refused something this program
+	// started ("" = it did not); the card offers RerunUnconfined.
+	SandboxRefused string `json:"sandbox_refused"`
 }
 
 // Iteration is one provider round trip and the program it ran.
@@ -228,6 +231,14 @@ type Status struct {
 	REPLs        int      `json:"repls"`
 	Goal         *Goal    `json:"goal"` // null when the session has none
 	Running      bool     `json:"running"`
+	// Sandbox is the permission mode of the session's next turn
+	// (read-only, workspace, full); SandboxSource: flag (vis --sandbox),
+	// session (chosen with SetSessionMode) or config.
+	Sandbox       string `json:"sandbox"`
+	SandboxSource string `json:"sandbox_source"`
+	// ProjectHeld names the workspace's project settings held back until
+	// the folder is trusted (TrustWorkspace); [] when none.
+	ProjectHeld []string `json:"project_held"`
 }
 
 // PromptBlock is one tagged block of a message as it was sent.
@@ -373,7 +384,7 @@ func toCalls(in []backend.CallView) []Call {
 	out := make([]Call, 0, len(in))
 	for _, c := range in {
 		call := Call{CallID: c.CallID, Code: c.Code, Output: c.Output, DurationMs: c.DurationMs, Tools: make([]Tool, 0, len(c.Tools)),
-			OutputClipped: c.OutputClipped, OutputBytes: c.OutputBytes, KeptBytes: c.KeptBytes}
+			OutputClipped: c.OutputClipped, OutputBytes: c.OutputBytes, KeptBytes: c.KeptBytes, SandboxRefused: c.SandboxRefused}
 		for _, t := range c.Tools {
 			call.Tools = append(call.Tools, Tool{Name: t.Name, Args: t.Args, DurationMs: t.DurationMs, Error: t.Error})
 		}
@@ -492,6 +503,7 @@ func toStatus(v backend.StatusView) Status {
 		Provider: v.Provider, ProviderName: v.ProviderName, Model: v.Model, BaseURL: v.BaseURL, ConfigError: v.ConfigError,
 		Usage: toUsage(v.Usage), CostUSD: v.CostUSD, ContextUsed: v.ContextUsed, ContextLimit: v.ContextLimit,
 		Packs: append([]string{}, v.Packs...), REPLs: v.REPLs, Running: v.Running,
+		Sandbox: v.Sandbox, SandboxSource: v.SandboxSource, ProjectHeld: append([]string{}, v.ProjectHeld...),
 	}
 	if g := v.Goal; g != nil {
 		s.Goal = &Goal{Objective: g.Objective, Status: g.Status, IterationsUsed: g.IterationsUsed, TokensUsed: g.TokensUsed,

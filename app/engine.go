@@ -71,6 +71,9 @@ type Engine interface {
 	StopResource(ctx context.Context, sessionID, id string) (ext.StopResult, error)
 	RestartResource(ctx context.Context, sessionID, id string) error
 	ResourceLogs(sessionID, id string, n int) (string, error)
+	SetSessionMode(ctx context.Context, sessionID, mode string) error
+	RerunUnconfined(ctx context.Context, sessionID string, turn, iter, call int) (backend.Accepted, error)
+	TrustWorkspace(ctx context.Context, workspace string) error
 }
 
 var _ Engine = (*backend.Engine)(nil)

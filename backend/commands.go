@@ -93,6 +93,14 @@ type StatusView struct {
 	REPLs        int         `json:"repls"`
 	Goal         *goals.Goal `json:"goal"`
 	Running      bool        `json:"running"`
+	// Sandbox is the permission mode the session's next turn runs in
+	// (read-only, workspace, full); SandboxSource says who chose it: flag
+	// (vis run --sandbox), session (the window's choice), config.
+	Sandbox       string `json:"sandbox"`
+	SandboxSource string `json:"sandbox_source"`
+	// ProjectHeld names the workspace's project settings held back until
+	// the folder is trusted (the window's "Trust this folder" banner).
+	ProjectHeld []string `json:"project_held,omitempty"`
 }
 
 // DefaultContextLimit is assumed for a model whose window is not configured.
@@ -120,6 +128,20 @@ func (e *Engine) Status(ctx context.Context, sessionID, workspace string) (Statu
 		}
 	}
 	v.Packs = e.Packs(ctx, workspace)
+	chosen := ""
+	if sessionID != "" {
+		if s, err := e.store.GetSession(ctx, sessionID); err == nil {
+			chosen = s.Mode
+		}
+	}
+	if cfg, err := config.LoadTrusting(e.home, canonical(workspace), e.getenv, e.trustProject); err == nil {
+		mode, src, _ := e.modeFor(chosen, cfg)
+		v.Sandbox, v.SandboxSource = string(mode), src
+		v.ProjectHeld = cfg.ProjectHeld
+	} else {
+		mode, src, _ := e.modeFor(chosen, &config.Config{})
+		v.Sandbox, v.SandboxSource = string(mode), src
+	}
 	if sessionID == "" {
 		return v, nil
 	}

@@ -96,6 +96,7 @@ type job struct {
 	// waited in the queue sets its goal (from its text) when its turn comes.
 	goalSet bool
 	req     SendRequest
+	code    string // queueRerun: the program approved to run again (rerun.go)
 	queueID int64
 	done    chan struct{}
 	res     TurnResult
@@ -613,6 +614,9 @@ func (e *Engine) runJob(ctx context.Context, id string, rt *sessionRT, j *job) (
 			res.Status, res.Error = "error", fmt.Sprintf("the command exited with code %d", sr.ExitCode)
 		}
 		return res, sr.end, err
+	}
+	if j.kind == queueRerun {
+		return e.rerun(ctx, id, rt, j)
 	}
 	p, err := e.plan(ctx, id, rt, j)
 	if err != nil || p == nil {

@@ -499,7 +499,11 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	if err != nil {
 		return nil, err
 	}
-	policy, pwarn := e.policyFor(id, rt.workspace, rv.cfg)
+	var chosen string // the session's mode chosen in the window
+	if s, err := e.store.GetSession(bg, id); err == nil {
+		chosen = s.Mode
+	}
+	policy, pwarn := e.policyFor(id, rt.workspace, chosen, rv.cfg)
 	rt.policy.Store(&policy)
 	for _, w := range pwarn {
 		e.broker.Publish(events.Event{SessionID: id, Data: events.Warning{Message: w}})

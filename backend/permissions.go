@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,17 +24,13 @@ var alwaysHidden = []string{"VIS_API_KEY", "OPENAI_API_KEY"}
 // config got wrong). Whatever the mode, the children never see the
 // provider keys (the always-hidden names, every variable a provider's
 // api_key or headers read) nor the deny list's variables.
-func (e *Engine) policyFor(id, workspace string, cfg *config.Config) (confine.Policy, []string) {
+//
+// sessionMode is the mode chosen for the session in the window ("" =
+// none): it wins over the config's, and the front's override
+// (Options.Sandbox) over both.
+func (e *Engine) policyFor(id, workspace, sessionMode string, cfg *config.Config) (confine.Policy, []string) {
 	perms := cfg.Permissions
-	var warnings []string
-	mode, err := confine.ParseMode(perms.Mode)
-	if err != nil {
-		warnings = append(warnings, "permissions.mode: "+err.Error()+"; using workspace")
-		mode = confine.Workspace
-	}
-	if e.modeOverride != "" {
-		mode = e.modeOverride
-	}
+	mode, _, warnings := e.modeFor(sessionMode, cfg)
 	home, _ := os.UserHomeDir()
 	p := confine.Policy{Mode: mode, Workspace: workspace, Network: perms.NetworkOn()}
 	p.HideEnv = append(append(append([]string(nil), alwaysHidden...), cfg.SecretEnv...), perms.EnvDenyList()...)
@@ -61,6 +58,65 @@ func (e *Engine) policyFor(id, workspace string, cfg *config.Config) (confine.Po
 		p.Writable = append(p.Writable, expandHome(x, home))
 	}
 	return p, warnings
+}
+
+// Where a turn's mode comes from (StatusView.SandboxSource).
+const (
+	ModeFromFlag    = "flag"    // vis run --sandbox (Options.Sandbox)
+	ModeFromSession = "session" // chosen for the session in the window
+	ModeFromConfig  = "config"  // permissions.mode, or the default
+)
+
+// modeFor is the mode of a session's next turn, where it comes from, and
+// what to warn about (a mode name the config got wrong).
+func (e *Engine) modeFor(sessionMode string, cfg *config.Config) (confine.Mode, string, []string) {
+	if e.modeOverride != "" {
+		return e.modeOverride, ModeFromFlag, nil
+	}
+	if sessionMode != "" {
+		if m, err := confine.ParseMode(sessionMode); err == nil {
+			return m, ModeFromSession, nil
+		}
+	}
+	var warnings []string
+	mode, err := confine.ParseMode(cfg.Permissions.Mode)
+	if err != nil {
+		warnings = append(warnings, "permissions.mode: "+err.Error()+"; using workspace")
+		mode = confine.Workspace
+	}
+	return mode, ModeFromConfig, warnings
+}
+
+// SetSessionMode remembers the permission mode chosen for a session in the
+// window (read-only, workspace, full; "" = the config's again). The next
+// turn's plan applies it; a turn running now keeps its own. `vis run
+// --sandbox` (Options.Sandbox) still wins in the process that has it.
+func (e *Engine) SetSessionMode(ctx context.Context, sessionID, mode string) error {
+	mode = strings.TrimSpace(mode)
+	if mode != "" {
+		if _, err := confine.ParseMode(mode); err != nil {
+			return err
+		}
+	}
+	if err := e.store.SetSessionMode(ctx, sessionID, mode); err != nil {
+		return err
+	}
+	e.publishSession(sessionID)
+	return nil
+}
+
+// TrustWorkspace trusts a folder (the window's "Trust this folder"): it is
+// added to settings.json's trusted_projects, and the project settings held
+// back apply from the next turn's plan, which reloads the config.
+func (e *Engine) TrustWorkspace(ctx context.Context, workspace string) error {
+	ws := canonical(workspace)
+	if ws == "" {
+		return fmt.Errorf("%w: no folder to trust", ErrConfig)
+	}
+	if err := config.TrustFolder(e.home, ws); err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return nil
 }
 
 func expandHome(p, home string) string {

@@ -119,6 +119,10 @@ type CallRecord struct {
 	// The tools it called, in order; kept in the stored record (the
 	// form-result event leaves them out: tool-start/tool-end sent them).
 	Tools []ToolCall `json:"tools,omitempty"`
+	// SandboxRefused: the OS sandbox refused something the program's
+	// tools started (the first such tool's sentence); the window offers
+	// to run the program again without the sandbox.
+	SandboxRefused string `json:"sandbox_refused,omitempty"`
 }
 
 // CallError is why a program failed.
@@ -154,6 +158,9 @@ type ToolCall struct {
 	Args       string `json:"args"`
 	DurationMs int64  `json:"duration_ms"`
 	Error      string `json:"error,omitempty"`
+	// Why the OS sandbox refused what the call started (a confined
+	// shell command's "Permission denied" outside the workspace).
+	SandboxRefused string `json:"sandbox_refused,omitempty"`
 }
 
 // ToolStart: a program called a tool.

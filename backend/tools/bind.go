@@ -329,5 +329,9 @@ func (s *Set) callShell(ctx context.Context, m map[string]any) (any, error) {
 	if note != "" {
 		out["timeout_note"] = note
 	}
+	if why := sandboxRefusal(ctx, s.abs, r); why != "" {
+		out["sandbox_refused"] = why
+		sandbox.RefusedBySandbox(ctx, why)
+	}
 	return out, nil
 }

@@ -80,5 +80,6 @@ Returns {"exit_code": int, "output": str, "timed_out": bool, "duration_ms": int}
 - When the command exits, anything it left running in the background is killed: shell cannot start long-lived servers.
 - Output over 64 KiB keeps the first and last 32 KiB with "[N bytes omitted]" between; filter noisy commands (| tail -50, grep) instead.
 - PAGER and GIT_PAGER are "cat"; git never prompts for credentials.
+- When the OS sandbox likely refused the command (a file outside what session["sandbox"] allows), the dict also has "sandbox_refused": "<mode> mode: <the refused line>". Do not retry it another way: say what you needed and why; the person can approve running the program again without the sandbox.
 Fails: empty cmd, timeout <= 0 or > 1800.
 Example: r = shell("go test ./... 2>&1 | tail -30"); print(r["exit_code"], r["output"])`

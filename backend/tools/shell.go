@@ -220,3 +220,62 @@ func (b *capBuffer) String() string {
 func (s *Set) Shell(ctx context.Context, cmd string, timeout time.Duration) (ShellResult, error) {
 	return Shell(ctx, s.abs, cmd, timeout)
 }
+
+// refusalWords are what a process prints when Landlock refuses it a file
+// (EACCES, EPERM, EROFS as strerror words them).
+var refusalWords = []string{"Permission denied", "Operation not permitted", "Read-only file system"}
+
+// sandboxRefusal says why a confined command's failure looks like the
+// sandbox's doing ("workspace mode: <the refused line>"), or "" when it
+// does not: it failed, ctx
+// confines it (not full mode, Landlock enforced), and either the helper
+// itself refused to start it (exit 126, "vis sandbox:") or a line of its
+// output reports a refused file that is not inside the workspace (in
+// read-only mode, any refused file). A guess on the output's words, said
+// as one: a command may print "Permission denied" for its own reasons.
+func sandboxRefusal(ctx context.Context, workspace string, r ShellResult) string {
+	p, ok := confine.From(ctx)
+	if !ok || p.Mode == confine.Full || r.ExitCode == 0 || r.TimedOut {
+		return ""
+	}
+	if r.ExitCode == 126 && strings.Contains(r.Output, "vis sandbox:") {
+		return string(p.Mode) + " mode: the sandbox could not start the command"
+	}
+	if confine.Status().ABI == 0 {
+		return "" // nothing was enforced
+	}
+	for _, line := range strings.Split(r.Output, "\n") {
+		word := ""
+		for _, w := range refusalWords {
+			if strings.Contains(line, w) {
+				word = w
+			}
+		}
+		if word == "" {
+			continue
+		}
+		if p.Mode == confine.Workspace && mentionsInside(line, workspace) {
+			continue // a refusal inside the workspace is not the sandbox's
+		}
+		line = strings.TrimSpace(line)
+		if len(line) > 200 {
+			line = line[:200] + "…"
+		}
+		return fmt.Sprintf("%s mode: %s", p.Mode, line)
+	}
+	return ""
+}
+
+// mentionsInside reports whether line names a path inside workspace (an
+// absolute one under it, or a relative one: the shell runs in it).
+func mentionsInside(line, workspace string) bool {
+	for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\'' || r == '"' || r == '`' || r == '‘' || r == '’' }) {
+		f = strings.TrimSuffix(f, ":")
+		if strings.HasPrefix(f, "/") {
+			if workspace != "" && (f == workspace || strings.HasPrefix(f, workspace+"/")) {
+				return true
+			}
+		}
+	}
+	return false
+}

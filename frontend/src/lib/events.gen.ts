@@ -281,6 +281,12 @@ export interface CallRecord {
    * form-result event leaves them out: tool-start/tool-end sent them).
    */
   tools?: ToolCall[]
+  /**
+   * SandboxRefused: the OS sandbox refused something the program's
+   * tools started (the first such tool's sentence); the window offers
+   * to run the program again without the sandbox.
+   */
+  sandbox_refused?: string
 }
 
 /** Usage is the token count of a turn (chat.Usage's wire shape). */
@@ -389,6 +395,11 @@ export interface ToolCall {
   args: string
   duration_ms: number
   error?: string
+  /**
+   * Why the OS sandbox refused what the call started (a confined
+   * shell command's "Permission denied" outside the workspace).
+   */
+  sandbox_refused?: string
 }
 
 /** One engine event; `event` tells which payload it carries. */

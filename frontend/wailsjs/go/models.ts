@@ -46,6 +46,7 @@ export namespace app {
 	    error?: CallError;
 	    duration_ms: number;
 	    tools: Tool[];
+	    sandbox_refused: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Call(source);
@@ -62,6 +63,7 @@ export namespace app {
 	        this.error = this.convertValues(source["error"], CallError);
 	        this.duration_ms = source["duration_ms"];
 	        this.tools = this.convertValues(source["tools"], Tool);
+	        this.sandbox_refused = source["sandbox_refused"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -725,6 +727,9 @@ export namespace app {
 	    repls: number;
 	    goal?: Goal;
 	    running: boolean;
+	    sandbox: string;
+	    sandbox_source: string;
+	    project_held: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -745,6 +750,9 @@ export namespace app {
 	        this.repls = source["repls"];
 	        this.goal = this.convertValues(source["goal"], Goal);
 	        this.running = source["running"];
+	        this.sandbox = source["sandbox"];
+	        this.sandbox_source = source["sandbox_source"];
+	        this.project_held = source["project_held"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -40,6 +40,8 @@ export function RemoveQueued(arg1:string,arg2:number):Promise<void>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<void>;
 
+export function RerunUnconfined(arg1:string,arg2:number,arg3:number,arg4:number):Promise<app.SubmitResult>;
+
 export function ResourceLogs(arg1:string,arg2:string,arg3:number):Promise<string>;
 
 export function Resources(arg1:string):Promise<Array<app.Resource>>;
@@ -55,6 +57,8 @@ export function Search(arg1:string):Promise<Array<app.SearchHit>>;
 export function SendQueued(arg1:string):Promise<void>;
 
 export function SetGoal(arg1:string,arg2:string,arg3:string,arg4:number):Promise<app.SubmitResult>;
+
+export function SetSessionMode(arg1:string,arg2:string):Promise<void>;
 
 export function SetWorkspace(arg1:string):Promise<string>;
 
@@ -75,3 +79,5 @@ export function Submit(arg1:string,arg2:string,arg3:string):Promise<app.SubmitRe
 export function SubmitWithImages(arg1:string,arg2:string,arg3:string,arg4:Array<app.ImageInput>):Promise<app.SubmitResult>;
 
 export function TestConnection(arg1:string,arg2:string,arg3:string):Promise<app.Verdict>;
+
+export function TrustWorkspace(arg1:string):Promise<void>;

@@ -78,6 +78,10 @@ export function RenameSession(arg1, arg2) {
   return window['go']['app']['App']['RenameSession'](arg1, arg2);
 }
 
+export function RerunUnconfined(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['RerunUnconfined'](arg1, arg2, arg3, arg4);
+}
+
 export function ResourceLogs(arg1, arg2, arg3) {
   return window['go']['app']['App']['ResourceLogs'](arg1, arg2, arg3);
 }
@@ -108,6 +112,10 @@ export function SendQueued(arg1) {
 
 export function SetGoal(arg1, arg2, arg3, arg4) {
   return window['go']['app']['App']['SetGoal'](arg1, arg2, arg3, arg4);
+}
+
+export function SetSessionMode(arg1, arg2) {
+  return window['go']['app']['App']['SetSessionMode'](arg1, arg2);
 }
 
 export function SetWorkspace(arg1) {
@@ -148,4 +156,8 @@ export function SubmitWithImages(arg1, arg2, arg3, arg4) {
 
 export function TestConnection(arg1, arg2, arg3) {
   return window['go']['app']['App']['TestConnection'](arg1, arg2, arg3);
+}
+
+export function TrustWorkspace(arg1) {
+  return window['go']['app']['App']['TrustWorkspace'](arg1);
 }

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/backend"
+)
+
+func (f *fakeEngine) SetSessionMode(_ context.Context, sid, mode string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.calls = append(f.res.calls, fmt.Sprintf("mode %s %s", sid, mode))
+	return f.err
+}
+
+func (f *fakeEngine) RerunUnconfined(_ context.Context, sid string, turn, iter, call int) (backend.Accepted, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.calls = append(f.res.calls, fmt.Sprintf("rerun %s %d %d %d", sid, turn, iter, call))
+	return backend.Accepted{SessionID: sid, Kind: backend.KindTurn, Started: true}, f.err
+}
+
+func (f *fakeEngine) TrustWorkspace(_ context.Context, ws string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.calls = append(f.res.calls, "trust "+ws)
+	return f.err
+}
+
+// The bound methods check their input before the engine hears of it and
+// pass the rest through.
+func TestPermissionMethods(t *testing.T) {
+	eng := newFakeEngine()
+	a := New(eng, Options{})
+	dir := t.TempDir()
+	if err := a.SetSessionMode("", "full"); err == nil {
+		t.Error("SetSessionMode without a session succeeded")
+	}
+	if _, err := a.RerunUnconfined("s1", 0, 1, 0); err == nil {
+		t.Error("RerunUnconfined of turn 0 succeeded")
+	}
+	if err := a.TrustWorkspace(dir + "/missing"); err == nil {
+		t.Error("TrustWorkspace of a missing folder succeeded")
+	}
+	if err := a.SetSessionMode("s1", "read-only"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := a.RerunUnconfined("s1", 2, 1, 0); err != nil || !r.Started {
+		t.Fatalf("RerunUnconfined = %+v, %v", r, err)
+	}
+	if err := a.TrustWorkspace(dir); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := os.Readlink(dir) // not a link: keeps dir
+	if real == "" {
+		real = dir
+	}
+	want := []string{"mode s1 read-only", "rerun s1 2 1 0", "trust " + real}
+	if diff := cmp.Diff(want, eng.res.calls); diff != "" {
+		t.Errorf("engine calls (-want +got):\n%s", diff)
+	}
+	// The status carries the mode and the held settings; [] not null.
+	eng.status = backend.StatusView{Sandbox: "full", SandboxSource: backend.ModeFromSession}
+	st, err := a.Status("s1", "")
+	if err != nil || st.Sandbox != "full" || st.SandboxSource != "session" || st.ProjectHeld == nil {
+		t.Errorf("Status = %+v, %v", st, err)
+	}
+}

@@ -1,0 +1,39 @@
+package sandbox
+
+import (
+	"context"
+	"sync"
+)
+
+// A builtin's call may say that the OS sandbox refused what it started (a
+// confined shell command that failed with "Permission denied" outside the
+// workspace): the call's ToolCall carries the sentence (SandboxRefused), so
+// a front can offer to run the program again without the sandbox.
+
+type refusedKey struct{}
+
+type refusal struct {
+	mu  sync.Mutex
+	why string
+}
+
+// RefusedBySandbox records why on the builtin call running under ctx (the
+// first sentence wins). Outside a builtin call it does nothing. Safe from
+// any goroutine.
+func RefusedBySandbox(ctx context.Context, why string) {
+	r, _ := ctx.Value(refusedKey{}).(*refusal)
+	if r == nil || why == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.why == "" {
+		r.why = why
+	}
+}
+
+func (r *refusal) get() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.why
+}
