@@ -73,3 +73,21 @@ func BenchmarkPrepass(b *testing.B) {
 		})
 	}
 }
+
+// A block that keeps allocating is stopped at its memory limit instead of
+// growing the app until the machine gives out.
+func TestMemoryLimitStopsAGrowingBlock(t *testing.T) {
+	in, err := New(Options{MemoryLimit: 64 << 20}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At most 2 GB if nothing stopped it.
+	r := in.Exec(context.Background(), "a = []\nfor i in range(2000):\n    a.append('x' * 1000000)\nprint('kept', len(a))", nil)
+	if r.Err == nil || r.Err.Phase != PhaseLimit || !strings.Contains(r.Err.Message, "more than 64 MiB of memory") {
+		t.Fatalf("err = %+v, output %q", r.Err, r.Output)
+	}
+	// The session goes on; a small block is not affected.
+	if r := in.Exec(context.Background(), "a = None\nprint(sum([i for i in range(1000)]))", nil); r.Err != nil || r.Output != "499500\n" {
+		t.Fatalf("after the limit: %q %+v", r.Output, r.Err)
+	}
+}

@@ -54,9 +54,11 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -119,6 +121,10 @@ type Options struct {
 	// MaxWallLimit is the ceiling ExtendDeadline may push a block's deadline
 	// to, from the block's start; 0 = 1 hour; below WallLimit = WallLimit.
 	MaxWallLimit time.Duration
+
+	// MemoryLimit is how many bytes a block may grow the process heap by
+	// (memory.go); 0 = DefaultMemoryLimit.
+	MemoryLimit uint64
 }
 
 // Def is a helper function defined by the session.
@@ -526,7 +532,7 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
+	wg.Add(2)
 	go func() { // owner: this call; ends when the block ends or the ctx does
 		defer wg.Done()
 		select {
@@ -535,6 +541,18 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 		case <-done:
 		}
 	}()
+	memLimit := in.opts.MemoryLimit
+	if memLimit == 0 {
+		memLimit = DefaultMemoryLimit
+	}
+	var memGrown atomic.Uint64
+	go func() { // owner: this call; ends when the block ends
+		defer wg.Done()
+		memoryWatch(heapSample(), memLimit, done, func(grown uint64) {
+			memGrown.Store(grown)
+			th.Cancel("memory limit")
+		})
+	}()
 	err = starlark.ExecREPLChunk(f, th, in.globals)
 	close(done)
 	wg.Wait()
@@ -542,6 +560,9 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 	r := Result{Steps: th.ExecutionSteps()}
 	if err != nil {
 		switch {
+		case memGrown.Load() > 0:
+			r.Err = memoryError(memLimit, memGrown.Load())
+			runtime.GC() // hand back what the stopped block let go of
 		case limitHit:
 			r.Err = &Error{Phase: PhaseLimit, Message: fmt.Sprintf("the block exceeded %d execution steps", in.opts.MaxSteps),
 				Hint: "loop over less data, or split the work across blocks (globals persist)"}
