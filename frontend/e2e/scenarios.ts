@@ -113,6 +113,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'program output (output-clipped marker, show-all, open-full-output), the full output view (full-output, full-output-text, full-output-size, full-output-close), the fake LLM request log',
     run: true,
   },
+  'sandbox-rerun': {
+    needs:
+      'program card (sandbox-refused, sandbox-rerun) for a shell write the OS sandbox refused, the approval turn (turn-request, program-output), footer-mode[data-mode]; needs Landlock',
+    run: true,
+  },
 }
 
 /** The scenarios to run: E2E_SCENARIOS (comma list, or "all"), else those with run: true. */

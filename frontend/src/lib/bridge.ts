@@ -130,6 +130,13 @@ export const api = {
   /** The last n lines of a REPL's log. */
   resourceLogs: (sessionId: string, id: string, n: number): Promise<string> =>
     call(() => Go.ResourceLogs(sessionId, id, n)),
+  /** Remembers the session's permission mode (read-only, workspace, full); its next turn runs in it. */
+  setSessionMode: (sessionId: string, mode: string): Promise<void> => call(() => Go.SetSessionMode(sessionId, mode)),
+  /** The person's approval: program k of an iteration, refused by the sandbox, runs again once with full access. */
+  rerunUnconfined: (sessionId: string, turn: number, iteration: number, k: number): Promise<SubmitResult> =>
+    call(() => Go.RerunUnconfined(sessionId, turn, iteration, k) as Promise<SubmitResult>),
+  /** Trusts the folder: its held-back project settings apply from the next turn. */
+  trustWorkspace: (workspace: string): Promise<void> => call(() => Go.TrustWorkspace(workspace)),
   logFrontendError: (message: string, stack: string): Promise<void> =>
     call(() => Go.LogFrontendError(message, stack)),
 }

@@ -60,6 +60,8 @@ export interface Program {
   /** A person's !cmd (code is "!cmd") and its exit code once known. */
   shell: boolean
   exitCode: number | null
+  /** Why the OS sandbox refused something it started ("" = it did not): the card offers to run it again without the sandbox. */
+  sandboxRefused: string
 }
 
 /** One provider round trip of a turn. */
@@ -125,6 +127,7 @@ export function program(p: Partial<Program> = {}): Program {
     tools: [],
     shell: false,
     exitCode: null,
+    sandboxRefused: '',
     ...p,
   }
 }
@@ -155,6 +158,7 @@ function programFromCall(c: Call): Program {
     hint: c.error?.hint ?? '',
     line: c.error?.line ?? 0,
     duration_ms: c.duration_ms ?? 0,
+    sandboxRefused: c.sandbox_refused ?? '',
   })
 }
 
@@ -490,6 +494,7 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
             running: false,
             shell: e.shell === true,
             exitCode: e.exit_code ?? null,
+            sandboxRefused: e.sandbox_refused ?? '',
           }
           t = live(t, iter, (it) => {
             const k = it.programs.findIndex((p) => (callId !== '' ? p.callId === callId : p.running && p.code === code))

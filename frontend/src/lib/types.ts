@@ -39,6 +39,8 @@ export interface Call {
   kept_bytes?: number
   error?: CallError
   duration_ms: number
+  /** Why the OS sandbox refused something this program started ("" or absent: it did not). */
+  sandbox_refused?: string
 }
 
 /** A page of a program's kept output (app.OutputPage): text starts at byte offset. */
@@ -266,6 +268,12 @@ export interface Status {
   repls: number
   goal: Goal | null
   running: boolean
+  /** The permission mode of the session's next turn: read-only, workspace or full. */
+  sandbox?: string
+  /** Who chose it: flag (vis --sandbox), session (the window) or config. */
+  sandbox_source?: string
+  /** The workspace's project settings held back until the folder is trusted. */
+  project_held?: string[]
 }
 
 export interface PromptBlock {

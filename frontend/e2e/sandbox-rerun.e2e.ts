@@ -1,0 +1,46 @@
+// A program's shell write outside the workspace is refused by the OS
+// sandbox (workspace mode, the default): its card says the sandbox refused
+// it and offers "Run again without the sandbox". The person approves once;
+// the program runs again as a turn of its own ("approved by the person"),
+// the file then exists, and the session stays in workspace mode.
+import fs from 'node:fs'
+import path from 'node:path'
+import { expect } from 'vitest'
+import { scenario, tid, until } from './harness'
+
+scenario('sandbox-rerun', async (h) => {
+  const outside = path.join(h.dir, 'outside')
+  fs.mkdirSync(outside)
+  const target = path.join(outside, 'escape.txt')
+  await h.start({
+    script: [
+      { code: `r = shell('echo approved > ${target}')\nprint('exit', r['exit_code'], r['output'])` },
+      { content: ['The sandbox refused the write.'] },
+    ],
+  })
+  await h.send('Write a file outside the project')
+  await h.turnStatus(1, 'done')
+  const first = h.turns().first()
+  const refused = first.locator(tid('sandbox-refused'))
+  await until('the refusal on the card', async () => (await refused.count()) === 1)
+  expect(await refused.innerText()).toMatch(/The sandbox refused it — workspace mode: .*escape\.txt: Permission denied/s)
+  expect(fs.existsSync(target), 'the confined write got out').toBe(false)
+  expect(await h.page.locator(tid('footer-mode')).getAttribute('data-mode')).toBe('workspace')
+  await h.record('refused')
+
+  // Never automatic: nothing ran again before the person's click.
+  await first.locator(tid('sandbox-rerun')).click()
+  await h.turnStatus(2, 'done')
+  const second = h.turns().nth(1)
+  expect(await second.locator(tid('turn-request')).innerText()).toContain('Run again without the sandbox (approved by the person)')
+  expect(await second.locator(tid('program-output')).innerText()).toContain('exit 0')
+  expect(await second.locator(tid('sandbox-refused')).count()).toBe(0)
+  await until('the file written by the approved run', async () => fs.existsSync(target))
+  expect(fs.readFileSync(target, 'utf8')).toBe('approved\n')
+  // One approval, one run: the mode of the session is unchanged.
+  expect(await h.page.locator(tid('footer-mode')).getAttribute('data-mode')).toBe('workspace')
+  // The fake LLM was asked only for the first turn.
+  expect(h.requests()).toHaveLength(2)
+  await h.record('approved')
+  await h.assertHealthy()
+})

@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import Footer from './Footer.svelte'
+import TrustBanner from './TrustBanner.svelte'
+import ProgramBlock from './ProgramBlock.svelte'
+import { all, cleanup, click, one, render, settle } from './testkit'
+import { program } from '../lib/transcript'
+import type { Status } from '../lib/types'
+
+afterEach(cleanup)
+
+const base: Status = {
+  provider: 'app',
+  provider_name: 'Ollama',
+  model: 'm',
+  base_url: 'http://x/v1',
+  config_error: '',
+  usage: { input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0 },
+  cost_usd: null,
+  context_used: 0,
+  context_limit: 1000,
+  packs: [],
+  repls: 0,
+  goal: null,
+  running: false,
+  sandbox: 'workspace',
+  sandbox_source: 'config',
+}
+
+function footer(status: Status, onmode?: (m: string) => Promise<void>) {
+  const props = $state({
+    status,
+    canSwitch: false,
+    replsOpen: false,
+    listModels: async () => [],
+    onswitch: async () => {},
+    onsettings: () => {},
+    onrepls: () => {},
+    onmode,
+  })
+  return { el: render(Footer, props), props }
+}
+
+function choose(sel: HTMLSelectElement, value: string) {
+  sel.value = value
+  sel.dispatchEvent(new Event('change', { bubbles: true }))
+}
+
+describe('the footer permission control', () => {
+  it('chooses the mode for the session and shows full in red', async () => {
+    const chosen: string[] = []
+    const { el, props } = footer(base, async (m) => {
+      chosen.push(m)
+    })
+    const sel = one<HTMLSelectElement>(el, 'footer-mode')!
+    expect(sel.value).toBe('workspace')
+    expect(sel.closest('label')!.classList.contains('full')).toBe(false)
+    choose(sel, 'full')
+    await settle()
+    expect(chosen).toEqual(['full'])
+    // The page shows what the engine says the next turn runs in.
+    props.status = { ...base, sandbox: 'full', sandbox_source: 'session' }
+    await settle()
+    expect(sel.dataset.mode).toBe('full')
+    expect(sel.closest('label')!.classList.contains('full')).toBe(true)
+  })
+
+  it('puts the choice back and says why when the engine refuses it', async () => {
+    const { el } = footer(base, async () => {
+      throw new Error('permission mode: no such session')
+    })
+    const sel = one<HTMLSelectElement>(el, 'footer-mode')!
+    choose(sel, 'read-only')
+    await settle()
+    expect(sel.value).toBe('workspace')
+    expect(sel.closest('label')!.title).toContain('no such session')
+  })
+
+  it('is fixed when the command line set the mode, and absent without a session', () => {
+    const { el } = footer({ ...base, sandbox: 'read-only', sandbox_source: 'flag' }, async () => {})
+    expect(one<HTMLSelectElement>(el, 'footer-mode')!.disabled).toBe(true)
+    cleanup()
+    const { el: none } = footer(base)
+    expect(one(none, 'footer-mode')).toBeNull()
+  })
+})
+
+describe('the trust banner', () => {
+  it('names exactly the held settings and trusts the folder on request', async () => {
+    const asked: string[] = []
+    const props = $state({
+      workspace: '/src/app',
+      held: ['providers[work].{models}', 'system_prompt (replace: true)'],
+      ontrust: async () => {
+        asked.push('trust')
+      },
+    })
+    const el = render(TrustBanner, props)
+    expect(all(el, 'trust-held').map((x) => x.textContent)).toEqual(['providers[work].{models}', 'system_prompt (replace: true)'])
+    expect(one(el, 'trust-banner')!.textContent).toContain('/src/app')
+    click(one(el, 'trust-folder'))
+    await settle()
+    expect(asked).toEqual(['trust'])
+    props.held = []
+    await settle()
+    expect(one(el, 'trust-banner')).toBeNull()
+  })
+
+  it('keeps the banner and shows the refusal when trusting fails', async () => {
+    const el = render(TrustBanner, {
+      workspace: '/w',
+      held: ['x'],
+      ontrust: async () => {
+        throw new Error('trust folder: read-only settings')
+      },
+    })
+    click(one(el, 'trust-folder'))
+    await settle()
+    expect(one(el, 'trust-banner')!.textContent).toContain('read-only settings')
+  })
+})
+
+describe('a program the sandbox refused', () => {
+  it('says so and offers one re-run without the sandbox', async () => {
+    let runs = 0
+    const el = render(ProgramBlock, {
+      program: program({ code: "shell('touch /x')", output: 'exit 1', sandboxRefused: 'the sandbox (workspace mode) likely refused it: touch: Permission denied' }),
+      onrerun: async () => {
+        runs++
+      },
+    })
+    expect(one(el, 'sandbox-refused')!.textContent).toContain('The sandbox refused it')
+    const b = one<HTMLButtonElement>(el, 'sandbox-rerun')!
+    expect(b.textContent).toBe('Run again without the sandbox')
+    click(b)
+    click(b)
+    await settle()
+    expect(runs).toBe(1)
+    expect(b.disabled).toBe(true)
+  })
+
+  it('offers nothing for a program the sandbox let be', () => {
+    const el = render(ProgramBlock, { program: program({ code: 'print(1)', output: '1' }), onrerun: async () => {} })
+    expect(one(el, 'sandbox-refused')).toBeNull()
+    expect(one(el, 'sandbox-rerun')).toBeNull()
+  })
+})
