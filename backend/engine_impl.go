@@ -138,6 +138,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		}
 		mode = m
 	}
+	// What a killed or crashed earlier run left running (a shell job's
+	// background process, a REPL's JVM) dies now.
+	confine.Reap(filepath.Join(dir, "children"))
 	st, err := store.Open(ctx, filepath.Join(dir, "vis.db"))
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func (e *Engine) policyFor(id, workspace, sessionMode string, cfg *config.Config
 	perms := cfg.Permissions
 	mode, _, warnings := e.modeFor(sessionMode, cfg)
 	home, _ := os.UserHomeDir()
-	p := confine.Policy{Mode: mode, Workspace: workspace, Network: perms.NetworkOn()}
+	p := confine.Policy{Mode: mode, Workspace: workspace, Network: perms.NetworkOn(), Ledger: e.ledgerDir()}
 	p.HideEnv = append(append(append([]string(nil), alwaysHidden...), cfg.SecretEnv...), perms.EnvDenyList()...)
 	p.Protected = append(confine.DefaultProtected(home), e.home)
 	for _, x := range perms.AllProtected() {
@@ -118,6 +118,10 @@ func (e *Engine) TrustWorkspace(ctx context.Context, workspace string) error {
 	}
 	return nil
 }
+
+// ledgerDir is the reaping ledger's folder (backend/confine): what a
+// crashed or killed run left behind is killed at the next start.
+func (e *Engine) ledgerDir() string { return filepath.Join(e.home, "desktop", "children") }
 
 func expandHome(p, home string) string {
 	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {

@@ -83,6 +83,10 @@ type Policy struct {
 	// must not see (provider keys, tokens); applied in every mode, Full
 	// and a system without Landlock included.
 	HideEnv []string `json:"hide_env,omitempty"`
+	// Ledger, when set, is the folder of the reaping ledger (reap_linux.go):
+	// the child is recorded there so a later start of the app kills what
+	// it left behind if the app dies without stopping it.
+	Ledger string `json:"ledger,omitempty"`
 }
 
 // Hidden splits environ ("NAME=value") into what a child keeps and the
@@ -134,7 +138,7 @@ func (p Policy) Command(argv []string) ([]string, error) {
 	if !helperInstalled.Load() {
 		return argv, nil // Status says why: nothing to wrap with
 	}
-	if (p.Mode == Full || Status().ABI == 0) && len(p.HideEnv) == 0 {
+	if (p.Mode == Full || Status().ABI == 0) && len(p.HideEnv) == 0 && p.Ledger == "" {
 		return argv, nil
 	}
 	bin, err := self()

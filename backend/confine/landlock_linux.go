@@ -90,7 +90,12 @@ func restrictAndExec(p Policy, argv []string) error {
 	if err != nil {
 		return err
 	}
-	env, _ := Hidden(os.Environ(), p.HideEnv)
+	env, _ := Hidden(os.Environ(), append(p.HideEnv, reapVar)) // an inherited token is not ours
+	if p.Ledger != "" {
+		if token, err := register(p.Ledger); err == nil {
+			env = append(env, reapVar+"="+token)
+		}
+	}
 	abi := status().ABI
 	if abi == 0 || p.Mode == Full {
 		return syscall.Exec(path, argv, env)

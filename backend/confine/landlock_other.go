@@ -7,3 +7,6 @@ func Status() Info { return Info{Why: "OS confinement is implemented for Linux o
 
 // HelperMain: no helper mode here yet (Command runs argv as it is).
 func HelperMain() {}
+
+// Reap: no ledger outside Linux.
+func Reap(dir string) int { return 0 }

@@ -67,7 +67,7 @@ func Shell(ctx context.Context, dir, cmd string, timeout time.Duration) (ShellRe
 	c.Dir = dir
 	c.Stdout, c.Stderr = pw, pw // same fd: true interleaving
 	c.Env = shellEnv(os.Environ())
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.SysProcAttr = shellProcAttr()
 	began := time.Now()
 	if err := c.Start(); err != nil {
 		pr.Close()
