@@ -130,3 +130,43 @@ func TestSessionModeAndApprovedRerun(t *testing.T) {
 		t.Errorf("after full, workspace again: %q", r.Output)
 	}
 }
+
+// "Trust this folder": the status names the project's held settings until
+// the folder is trusted through settings.json, and the next turn applies
+// them (the project's replacing system prompt reaches the model).
+func TestTrustWorkspaceAppliesHeldSettings(t *testing.T) {
+	ctx := context.Background()
+	home, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "vis.yml"), []byte("system_prompt: {text: PROJECT-RULES-XYZ, replace: true}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	llm := providertest.New(providertest.Reply{Content: []string{"one"}}, providertest.Reply{Content: []string{"two"}})
+	defer llm.Close()
+	e := openEngine(t, llm, home)
+	defer e.Close()
+	st, err := e.Status(ctx, "", ws)
+	if err != nil || len(st.ProjectHeld) != 1 || st.ProjectHeld[0] != "system_prompt (replace: true)" {
+		t.Fatalf("Status before trust: held %q, %v", st.ProjectHeld, err)
+	}
+	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.TrustWorkspace(ctx, ws); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := e.Status(ctx, res.SessionID, ""); err != nil || len(st.ProjectHeld) != 0 {
+		t.Fatalf("Status after trust: held %q, %v", st.ProjectHeld, err)
+	}
+	if _, err := e.RunTurn(ctx, SendRequest{SessionID: res.SessionID, Text: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	system := func(i int) string { return string(reqs[i].Raw) }
+	if strings.Contains(system(0), "PROJECT-RULES-XYZ") || !strings.Contains(system(1), "PROJECT-RULES-XYZ") {
+		t.Errorf("the project's prompt before trust: %v, after: %v", strings.Contains(system(0), "PROJECT-RULES-XYZ"), strings.Contains(system(1), "PROJECT-RULES-XYZ"))
+	}
+}
