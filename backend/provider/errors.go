@@ -119,8 +119,10 @@ func (e *Error) retryable() bool {
 	case KindRateLimit, KindServer:
 		return true
 	case KindNetwork:
-		// A certificate that is not trusted stays so.
-		return e.Cause != CauseTLS
+		// A certificate that is not trusted stays so; a server that sent
+		// nothing for the whole idle timeout (5 minutes) is not worth
+		// another five: retrying it held a turn 25 minutes.
+		return e.Cause != CauseTLS && e.Cause != CauseTimeout
 	}
 	return false
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/visdesktop/vis/backend/provider"
 	"github.com/visdesktop/vis/backend/provider/providertest"
@@ -83,5 +84,29 @@ func TestRedirectToAnotherOriginKeepsTheKey(t *testing.T) {
 	defer same.Close()
 	if _, err := newClient(t, same.URL+"/old/v1").Stream(context.Background(), userMsgs("x"), nil); err != nil {
 		t.Fatalf("a same-origin redirect: %v", err)
+	}
+}
+
+// A server that accepts the request and then says nothing is given up
+// after one idle timeout, not one per retry (a turn used to hang 25
+// minutes: 5 minutes idle, 4 retries).
+func TestSilentServerIsNotRetried(t *testing.T) {
+	var hits atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer func() { close(release); srv.Close() }()
+	c := newClient(t, srv.URL+"/v1", func(cfg *provider.Config) { cfg.IdleTimeout = 300 * time.Millisecond; cfg.MaxRetries = 4 })
+	_, err := c.Stream(context.Background(), userMsgs("x"), nil)
+	if code, _ := provider.Explain(err); code != provider.CodeTimeout {
+		t.Fatalf("code %q (%v)", code, err)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Fatalf("the silent server was asked %d times", n)
 	}
 }
