@@ -332,7 +332,8 @@ func TestStatusForTheFooter(t *testing.T) {
 	eng.status = backend.StatusView{Provider: "settings", Model: "gpt-x", BaseURL: "http://x/v1",
 		Usage: chat.Usage{InputTokens: 1000, OutputTokens: 200}, CostUSD: &cost, ContextUsed: 5000, ContextLimit: 128000,
 		Packs: nil, REPLs: 0, Goal: &goals.Goal{ID: "g", Objective: "ship", Status: "active", IterationBudget: ptr(int64(20)), IterationsUsed: 3,
-			TimeUsedMs: 4500, Revision: 7}, Running: true}
+			TimeUsedMs: 4500, Revision: 7}, Running: true,
+		Sandbox: "full", SandboxSource: backend.ModeFromSession, ProjectHeld: []string{"system_prompt (replace: true)"}}
 	a := New(eng, Options{Home: t.TempDir()})
 	got, err := a.Status("s1", "/w")
 	if err != nil {
@@ -341,7 +342,7 @@ func TestStatusForTheFooter(t *testing.T) {
 	want := Status{Provider: "settings", Model: "gpt-x", BaseURL: "http://x/v1", Usage: Usage{InputTokens: 1000, OutputTokens: 200},
 		CostUSD: &cost, ContextUsed: 5000, ContextLimit: 128000, Packs: []string{},
 		Goal:    &Goal{Objective: "ship", Status: "active", IterationBudget: 20, IterationsUsed: 3, TimeUsedMs: 4500, ID: "g", Revision: 7},
-		Running: true}
+		Running: true, Sandbox: "full", SandboxSource: "session", ProjectHeld: []string{"system_prompt (replace: true)"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("status (-want +got):\n%s", diff)
 	}
@@ -349,7 +350,7 @@ func TestStatusForTheFooter(t *testing.T) {
 	eng.status = backend.StatusView{Model: "m"}
 	got, _ = a.Status("", "/w")
 	b, _ := json.Marshal(got)
-	if !strings.Contains(string(b), `"cost_usd":null`) || !strings.Contains(string(b), `"goal":null`) || !strings.Contains(string(b), `"packs":[]`) {
+	if !strings.Contains(string(b), `"cost_usd":null`) || !strings.Contains(string(b), `"goal":null`) || !strings.Contains(string(b), `"packs":[]`) || !strings.Contains(string(b), `"project_held":[]`) {
 		t.Errorf("status JSON = %s", b)
 	}
 }
