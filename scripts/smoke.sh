@@ -231,7 +231,7 @@ painted() {
 # two screenshots: right of the sidebar, below the header, above the composer
 # (whose focus ring and caret come and go).
 differ() {
-  local crop=$(( w - 262 ))x$(( h - 220 ))+262+50 d
+  local crop=$(( w - 262 ))x$(( h - 240 ))+262+50 d
   convert "$1" -crop "$crop" +repage "$tmp/a.png"
   convert "$2" -crop "$crop" +repage "$tmp/b.png"
   d=$({ compare -metric RMSE "$tmp/a.png" "$tmp/b.png" null: 2>&1 || true; } | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p')
@@ -279,7 +279,7 @@ log "window ${w}x${h}"
 # --- 2. send a request --------------------------------------------------------
 # The composer sits at the bottom of the main column (right of the 260 px
 # sidebar).
-click $(( w / 2 + 130 )) $(( h - 90 ))
+click $(( w / 2 + 130 )) $(( h - 110 ))
 sleep 0.3
 xdotool type --delay 15 "$request"
 xdotool key Return
@@ -397,7 +397,7 @@ log "the dropped file shows above the composer (difference ${d_drop})"
 # Send with a typed request: the stored request is exactly what was typed
 # (the page did not also insert the file:// URI), and the turn answers.
 drop_request='Describe the dropped image'
-click $(( w / 2 + 130 )) $(( h - 90 ))
+click $(( w / 2 + 130 )) $(( h - 110 ))
 xdotool type --delay 15 "$drop_request"
 xdotool key Return
 status=""
@@ -481,7 +481,7 @@ clipboard() {
 # A text paste is the text field's, as before: the request comes from the clipboard.
 paste_request='What does the screenshot show?'
 clipboard text "$paste_request"
-click $(( w / 2 + 130 )) $(( h - 90 ))
+click $(( w / 2 + 130 )) $(( h - 110 ))
 xdotool key ctrl+v
 sleep 1
 # A screenshot tool's clipboard: an image.
@@ -666,7 +666,7 @@ danger_pixels() {
 }
 click 221 73 # New session
 stable "$out/long-new.png"
-click $(( w / 2 + 130 )) $(( h - 90 ))
+click $(( w / 2 + 130 )) $(( h - 110 ))
 xdotool type --delay 15 'Print five thousand lines'
 xdotool key Return
 lsid=""
@@ -744,9 +744,9 @@ n=$(grep -E '^line [0-9]{4} of 5000: x{60}$' "$out/full.txt" | sort -u | wc -l)
 [ "$n" = 5000 ] || die "the full output view holds $n of the 5000 lines; see $out/full.txt"
 # Its end, as a person scrolls there: a click in the text, then End.
 click $(( w / 2 )) $(( h / 2 ))
-stable "$tmp/full-top.png"
+settled "$tmp/full-top.png"
 xdotool key End
-stable "$out/full-output.png"
+settled "$out/full-output.png"
 d=$(differ "$tmp/full-top.png" "$out/full-output.png")
 awk -v d="$d" 'BEGIN { exit !(d > 0.01) }' || die "End did not scroll the full output view (difference ${d}); see $out/full-output.png"
 # Escape closes it (the focus is on the page's body after that click): the
@@ -766,7 +766,7 @@ log "open full output shows all 5,000 lines, up to line 5000"
 # creates only once the window showed them (inside the workspace: the
 # model's processes may write nowhere else, and read it there).
 rm -f "$tmp/project/gate"
-click $(( w / 2 + 130 )) $(( h - 90 ))
+click $(( w / 2 + 130 )) $(( h - 110 ))
 xdotool type --delay 15 'Run the long thing'
 xdotool key Return
 deselect
