@@ -35,6 +35,7 @@ test:
 	@scripts/timed.sh "go vet" go vet ./...
 	@scripts/timed.sh "go mod tidy check" scripts/tidy-check.sh
 	@scripts/timed.sh "go test -race" go test -race ./...
+	@scripts/timed.sh "fuzz the sandbox (10 s each)" bash -c 'for f in FuzzPrepass FuzzExec; do go test ./backend/sandbox -run "^$$" -fuzz "^$$f$$" -fuzztime 10s -fuzzminimizetime 0 || exit 1; done'
 	@scripts/timed.sh "e2e in Chromium" scripts/e2e.sh
 	@scripts/timed.sh "GUI smoke" scripts/smoke.sh
 
