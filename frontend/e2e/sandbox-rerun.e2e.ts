@@ -2,7 +2,8 @@
 // sandbox (workspace mode, the default): its card says the sandbox refused
 // it and offers "Run again without the sandbox". The person approves once;
 // the program runs again as a turn of its own ("approved by the person"),
-// the file then exists, and the session stays in workspace mode.
+// the file then exists, and the session stays in workspace mode. Then
+// Settings and the footer choose the session's mode (full in red).
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
@@ -42,5 +43,24 @@ scenario('sandbox-rerun', async (h) => {
   // The fake LLM was asked only for the first turn.
   expect(h.requests()).toHaveLength(2)
   await h.record('approved')
+
+  // The mode control: Settings chooses read-only for the session, the
+  // footer then chooses full access, shown in red.
+  const footerMode = h.page.locator(tid('footer-mode'))
+  await h.page.locator(tid('settings-open')).click()
+  await h.page.locator(tid('settings-mode-read-only')).check()
+  await until('read-only in the footer', async () => (await footerMode.getAttribute('data-mode')) === 'read-only')
+  await h.record('settings-mode')
+  await h.page.locator(tid('settings-close')).click()
+  await footerMode.selectOption('full')
+  await until('full access in the footer', async () => (await footerMode.getAttribute('data-mode')) === 'full')
+  const [r, g, b] = await footerMode.evaluate((el) =>
+    (getComputedStyle(el.closest('label')!).color.match(/\d+/g) ?? []).slice(0, 3).map(Number),
+  )
+  expect(r - Math.max(g, b), `full access is shown in red (rgb ${r}, ${g}, ${b})`).toBeGreaterThan(80)
+  await h.record('full-mode')
+  // Remembered with the session: the mode is still full after a restart.
+  await h.restartApp()
+  await until('full access after a restart', async () => (await h.page.locator(tid('footer-mode')).getAttribute('data-mode')) === 'full')
   await h.assertHealthy()
 })
