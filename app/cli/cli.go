@@ -45,15 +45,17 @@ const (
 const usage = `Usage:
   vis                      open the desktop window
   vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--image PATH]...
-          [--sandbox read-only|workspace|full] [--trust-project] [--json] PROMPT
+          [--sandbox read-only|workspace|full] [--trust-project] [--raw] [--json] PROMPT
                            run one turn headless; PROMPT "-" reads stdin; --sandbox sets what the
                            model's processes may do (default: permissions.mode in config.yml, else
                            workspace: writes only in the project, no ~/.ssh, no provider keys);
-                           --trust-project applies the project's model settings and .vis/SYSTEM.md
+                           --trust-project applies the project's model settings and .vis/SYSTEM.md;
+                           terminal control sequences in the answer are dropped unless --raw
   vis sessions [--json]    list sessions
-  vis show ID [--full] [--json]
+  vis show ID [--full] [--raw] [--json]
                            print a session's transcript; --full prints clipped program outputs whole
-                           (as kept, up to sandbox.keep_output_bytes) instead of the model's copy
+                           (as kept, up to sandbox.keep_output_bytes) instead of the model's copy;
+                           terminal control sequences are dropped unless --raw
   vis goal [--workspace DIR] [--session ID | --continue] [--json]
                            print the session's goal (default: the workspace's latest session)
   vis goal set [--budget N] [--workspace DIR] [--session ID | --continue] [--json] OBJECTIVE
@@ -171,6 +173,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	baseURL := fs.String("base-url", "", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
 	asJSON := fs.Bool("json", false, "print one JSON object per engine event, then a result object")
 	sandbox := fs.String("sandbox", "", "what the model's processes may do: read-only, workspace (default: writes only in the project) or full (unconfined)")
+	raw := fs.Bool("raw", false, "print the answer as the model wrote it, terminal control sequences included")
 	trust := fs.Bool("trust-project", false, "apply the project's own model settings and .vis/SYSTEM.md (held back until the folder is trusted)")
 	var images imageFlag
 	fs.Var(&images, "image", "attach an image file (repeatable)")
@@ -218,7 +221,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	}
 
 	in := backend.Input{Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()}
-	return foreground(ctx, eng, env, "vis run", sid, in, *asJSON)
+	return foreground(ctx, eng, env, "vis run", sid, in, *asJSON, *raw)
 }
 
 // workspaceArg is the --workspace folder, else the current directory; it
@@ -244,7 +247,8 @@ func workspaceArg(env Env, cmd, ws string) (string, bool) {
 // all stdout gets, and what the window shows as a warning banner (an image
 // not sent, a full context window, a config file ignored) goes to stderr as
 // it happens.
-func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid string, in backend.Input, asJSON bool) int {
+func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid string, in backend.Input, asJSON bool, rawOut ...bool) int {
+	raw := len(rawOut) > 0 && rawOut[0]
 	var out *eventPump
 	if asJSON {
 		out = startJSON(eng.Events(), env.Stdout)
@@ -273,7 +277,11 @@ func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid stri
 			"usage": map[string]any{"input_tokens": res.Usage.InputTokens, "output_tokens": res.Usage.OutputTokens},
 		})
 	} else if res.Answer != "" && res.Status != "error" {
-		fmt.Fprintln(env.Stdout, strings.TrimRight(res.Answer, "\n"))
+		answer := strings.TrimRight(res.Answer, "\n")
+		if !raw {
+			answer = termSafe(answer)
+		}
+		fmt.Fprintln(env.Stdout, answer)
 	}
 	switch res.Status {
 	case "done", "halted", "skipped": // a goal's budget or a user stop ended it, as asked
@@ -409,6 +417,7 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 	fs := newFlags("show", env)
 	asJSON := fs.Bool("json", false, "print JSON")
 	full := fs.Bool("full", false, "print clipped program outputs whole")
+	raw := fs.Bool("raw", false, "print model text as stored, terminal control sequences included")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -437,7 +446,10 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 		_ = enc.Encode(tr)
 		return ExitOK
 	}
-	w := env.Stdout
+	var w io.Writer = safeWriter{env.Stdout}
+	if *raw {
+		w = env.Stdout
+	}
 	fmt.Fprintf(w, "# %s\nsession %s · %s\n", orDash(tr.Session.Title), tr.Session.ID, tr.Session.Workspace)
 	for _, t := range tr.Turns {
 		fmt.Fprintf(w, "\n## turn %d · %s · %d iterations · %d in / %d out tokens · %s\n\n> %s\n",

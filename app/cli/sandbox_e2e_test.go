@@ -89,3 +89,30 @@ func TestRunTrustProject(t *testing.T) {
 		})
 	}
 }
+
+// A model's answer carrying terminal escape sequences reaches a terminal
+// without them (vis run, vis show); --raw prints them as stored.
+func TestControlSequencesAreStripped(t *testing.T) {
+	e := newEnv(t, providertest.Reply{Content: []string{"\x1b]0;pwned\x07\x1b[2JDone\x1b[31m!"}}, providertest.Reply{Content: []string{"\x1b[2Jagain"}})
+	r := e.run("", "run", "hi")
+	if r.code != 0 || r.stdout != "Done!\n" {
+		t.Fatalf("vis run printed %q (exit %d, %s)", r.stdout, r.code, r.stderr)
+	}
+	r = e.run("", "run", "--continue", "--raw", "hi")
+	if r.stdout != "\x1b[2Jagain\n" {
+		t.Fatalf("vis run --raw printed %q", r.stdout)
+	}
+	sessions := e.run("", "sessions", "--json")
+	id := ""
+	if i := strings.Index(sessions.stdout, `"id":`); i >= 0 {
+		rest := strings.TrimLeft(sessions.stdout[i+5:], ` "`)
+		id = rest[:strings.IndexByte(rest, '"')]
+	}
+	show := e.run("", "show", id)
+	if show.code != 0 || strings.ContainsRune(show.stdout, 0x1b) || !strings.Contains(show.stdout, "Done!") {
+		t.Fatalf("vis show printed %q (exit %d)", show.stdout, show.code)
+	}
+	if raw := e.run("", "show", "--raw", id); !strings.ContainsRune(raw.stdout, 0x1b) {
+		t.Fatalf("vis show --raw dropped the sequences")
+	}
+}

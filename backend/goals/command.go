@@ -47,10 +47,10 @@ func (c Command) String() string {
 // argument text after `/goal` (untrimmed, so quotes and newlines survive).
 func CutCommand(input string) (args string, ok bool) {
 	s := strings.TrimLeftFunc(input, unicode.IsSpace)
-	rest, found := strings.CutPrefix(s, "/goal")
-	if !found {
+	if len(s) < len("/goal") || !strings.EqualFold(s[:len("/goal")], "/goal") {
 		return "", false
 	}
+	rest := s[len("/goal"):] // any case: /GOAL is /goal
 	if r, _ := utf8.DecodeRuneInString(rest); rest != "" && !unicode.IsSpace(r) {
 		return "", false // "/goals", "/goal:"
 	}
@@ -142,7 +142,7 @@ var errBudgetTwice = &RefusedError{Message: "Specify --budget only once, before 
 func flagName(tok string) (string, bool) {
 	for _, p := range []string{"--", "—", "–"} {
 		if name, ok := strings.CutPrefix(tok, p); ok {
-			return name, true
+			return strings.ToLower(name), true // --CANCEL is --cancel
 		}
 	}
 	return "", false

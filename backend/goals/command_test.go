@@ -254,3 +254,19 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s (-want +got):\n%s", name, diff)
 	}
 }
+
+// Upper-case commands and flags mean the same as lower-case ones; they
+// used to be a silent no-op (`/GOAL --cancel` showed the goal, exit 0).
+func TestCommandIsCaseInsensitive(t *testing.T) {
+	args, ok := CutCommand("/GOAL --CANCEL")
+	if !ok {
+		t.Fatal("/GOAL is not a goal command")
+	}
+	c, err := ParseCommand(args)
+	if err != nil || c.Action != ActionCancel {
+		t.Fatalf("/GOAL --CANCEL = %+v, %v", c, err)
+	}
+	if _, ok := CutCommand("/Goals"); ok {
+		t.Fatal("/Goals is not /goal")
+	}
+}
