@@ -40,6 +40,10 @@ const queueRerun = "rerun"
 // there is nothing to approve.
 var ErrNotRefused = errors.New("the sandbox did not refuse this program")
 
+// ErrApproved: the program already ran again without the sandbox (an
+// approval is for one run).
+var ErrApproved = errors.New("already approved")
+
 // RerunUnconfined runs again, once and without the sandbox, program call
 // (0-based) of iteration iter of turn turn, which the sandbox refused. The
 // session must be idle (ErrBusy otherwise: approve it after the running
@@ -67,6 +71,12 @@ func (e *Engine) RerunUnconfined(ctx context.Context, sessionID string, turn, it
 	if rec.SandboxRefused == "" {
 		return Accepted{SessionID: sessionID}, ErrNotRefused
 	}
+	text := fmt.Sprintf("Run again without the sandbox (approved by the person): program %d of turn %d, iteration %d", call+1, turn, iter)
+	for _, tv := range t.Turns {
+		if tv.Channel == ChannelApproval && tv.Request == text {
+			return Accepted{SessionID: sessionID}, fmt.Errorf("%w: it ran again without the sandbox in turn %d already", ErrApproved, tv.Position)
+		}
+	}
 	s, err := e.store.GetSession(ctx, sessionID)
 	if err != nil {
 		return Accepted{SessionID: sessionID}, err
@@ -75,8 +85,7 @@ func (e *Engine) RerunUnconfined(ctx context.Context, sessionID string, turn, it
 	if err != nil {
 		return Accepted{SessionID: sessionID}, err
 	}
-	req := SendRequest{SessionID: sessionID, Channel: ChannelApproval,
-		Text: fmt.Sprintf("Run again without the sandbox (approved by the person): program %d of turn %d, iteration %d", call+1, turn, iter)}
+	req := SendRequest{SessionID: sessionID, Channel: ChannelApproval, Text: text}
 	j := newJob(queueRerun, req)
 	j.code = rec.Code
 	rt.ctlMu.Lock()

@@ -111,6 +111,9 @@ func TestSessionModeAndApprovedRerun(t *testing.T) {
 		len(last.Iterations) != 1 || len(last.Iterations[0].Calls) != 1 || last.Iterations[0].Calls[0].SandboxRefused != "" {
 		t.Errorf("the approval's turn = %+v", last)
 	}
+	if _, err := e.RerunUnconfined(ctx, id, 2, 1, 0); !errors.Is(err, ErrApproved) || !strings.Contains(err.Error(), "turn 3") {
+		t.Errorf("a second approval of the same program = %v; want ErrApproved naming turn 3", err)
+	}
 	if _, err := e.RerunUnconfined(ctx, id, 3, 1, 0); !errors.Is(err, ErrNotRefused) {
 		t.Errorf("re-running a program the sandbox did not refuse = %v; want ErrNotRefused", err)
 	}

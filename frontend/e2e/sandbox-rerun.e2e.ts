@@ -36,6 +36,11 @@ scenario('sandbox-rerun', async (h) => {
   expect(await second.locator(tid('turn-request')).innerText()).toContain('Run again without the sandbox (approved by the person)')
   expect(await second.locator(tid('program-output')).innerText()).toContain('exit 0')
   expect(await second.locator(tid('sandbox-refused')).count()).toBe(0)
+  // The approval was for one run: the card names it instead of offering another.
+  const done = first.locator(tid('sandbox-rerun-done'))
+  await until('the first card to name the re-run', async () => (await done.count()) === 1)
+  expect(await done.innerText()).toBe('Ran again without the sandbox in turn 2')
+  expect(await first.locator(tid('sandbox-rerun')).count()).toBe(0)
   await until('the file written by the approved run', async () => fs.existsSync(target))
   expect(fs.readFileSync(target, 'utf8')).toBe('approved\n')
   // One approval, one run: the mode of the session is unchanged.

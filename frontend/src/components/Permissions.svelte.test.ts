@@ -3,7 +3,7 @@ import Footer from './Footer.svelte'
 import TrustBanner from './TrustBanner.svelte'
 import ProgramBlock from './ProgramBlock.svelte'
 import { all, cleanup, click, one, render, settle } from './testkit'
-import { program } from '../lib/transcript'
+import { approvals, program, type TurnView } from '../lib/transcript'
 import type { Status } from '../lib/types'
 
 afterEach(cleanup)
@@ -142,5 +142,27 @@ describe('a program the sandbox refused', () => {
     const el = render(ProgramBlock, { program: program({ code: 'print(1)', output: '1' }), onrerun: async () => {} })
     expect(one(el, 'sandbox-refused')).toBeNull()
     expect(one(el, 'sandbox-rerun')).toBeNull()
+  })
+})
+
+describe('a program that already ran again', () => {
+  it('names the approval turn instead of offering another run', () => {
+    const el = render(ProgramBlock, {
+      program: program({ code: "shell('touch /x')", sandboxRefused: 'workspace mode: touch: Permission denied' }),
+      onrerun: async () => {},
+      rerunIn: 3,
+    })
+    expect(one(el, 'sandbox-rerun')).toBeNull()
+    expect(one(el, 'sandbox-rerun-done')!.textContent).toBe('Ran again without the sandbox in turn 3')
+  })
+
+  it('is found from the engine’s approval turns', () => {
+    const turn = (position: number, channel: string, request: string) =>
+      ({ position, channel, request, iterations: [] }) as unknown as TurnView
+    const got = approvals([
+      turn(1, 'desktop', 'Run again without the sandbox (approved by the person): program 9 of turn 9, iteration 9'),
+      turn(3, 'approval', 'Run again without the sandbox (approved by the person): program 2 of turn 1, iteration 4'),
+    ])
+    expect([...got]).toEqual([['1:4:1', 3]])
   })
 })

@@ -569,6 +569,23 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
   return { view: v, reload }
 }
 
+const APPROVAL = /^Run again without the sandbox \(approved by the person\): program (\d+) of turn (\d+), iteration (\d+)$/
+
+/**
+ * The programs that already ran again without the sandbox: "turn:iteration:k"
+ * (k 0-based) → the approval's turn, read from the engine's approval turns
+ * (channel "approval", backend/rerun.go words their request).
+ */
+export function approvals(turns: TurnView[]): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const t of turns) {
+    if (t.channel !== 'approval') continue
+    const m = APPROVAL.exec(t.request)
+    if (m) out.set(`${m[2]}:${m[3]}:${Number(m[1]) - 1}`, t.position)
+  }
+  return out
+}
+
 /** The number of programs a turn ran (or is running). */
 export function programCount(t: TurnView): number {
   return t.iterations.reduce((n, it) => n + it.programs.filter((p) => !p.writing).length, 0)
