@@ -117,7 +117,14 @@ type EvalResult struct {
 	Ms        int64    // elapsed milliseconds from request to completion
 	TimedOut  bool     // the timeout fired and the evaluation was interrupted
 	Status    []string // every status the server reported, deduplicated, in order
+	// ValuesDropped counts values past the caps (maxValues, MaxOutput bytes).
+	ValuesDropped int
+
+	valueBytes int
 }
+
+// maxValues is the most values one evaluation keeps (one per top-level form).
+const maxValues = 1000
 
 // Description is what the server's "describe" op reports.
 type Description struct {
@@ -568,7 +575,17 @@ func (c *Client) awaitEnd(cn *conn, cl *call) bool {
 func (c *Client) absorb(m map[string]any, res *EvalResult, out, errOut *strings.Builder) {
 	if v, ok := m["value"].(string); ok {
 		v = strings.TrimSuffix(v, "\n")
-		res.Values = append(res.Values, v)
+		if len(v) > c.opts.MaxOutput {
+			v = v[:c.opts.MaxOutput] + truncMark
+		}
+		// A flood of values (a hostile or runaway peer) is counted, not
+		// kept: at most maxValues, and no more than MaxOutput bytes of them.
+		if len(res.Values) < maxValues && res.valueBytes+len(v) <= c.opts.MaxOutput {
+			res.Values = append(res.Values, v)
+			res.valueBytes += len(v)
+		} else {
+			res.ValuesDropped++
+		}
 		res.Value = v
 	}
 	if s, ok := m["out"].(string); ok {

@@ -243,3 +243,31 @@ func TestPrettyPrintFollowsServerVersion(t *testing.T) {
 		}
 	}
 }
+
+// A peer that floods an eval with values is read to the end, but only a
+// bounded number and size of them is kept.
+func TestValueFloodIsCapped(t *testing.T) {
+	p := newFakePeer(t, basicOps, func(w net.Conn, req map[string]any) bool {
+		if req["op"] != "eval" {
+			return true
+		}
+		for i := 0; i < 20000; i++ {
+			reply(w, req, map[string]any{"value": strings.Repeat("v", 100)})
+		}
+		reply(w, req, map[string]any{"value": strings.Repeat("x", 3<<20), "status": []any{"done"}})
+		return true
+	})
+	c := NewClient("127.0.0.1", p.port(), Options{MaxOutput: 1 << 20})
+	defer c.Close()
+	r, err := c.Eval(testCtx(t), "(flood)", EvalOptions{Timeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, v := range r.Values {
+		kept += len(v)
+	}
+	if len(r.Values) > maxValues || kept > 1<<20 || r.ValuesDropped == 0 || len(r.Value) > 1<<20+len(truncMark) {
+		t.Fatalf("kept %d values (%d bytes), dropped %d, last value %d bytes", len(r.Values), kept, r.ValuesDropped, len(r.Value))
+	}
+}
