@@ -19,6 +19,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -570,7 +572,7 @@ func (e *Engine) start(rt *sessionRT, id string, j *job) {
 	e.wg.Add(1)
 	go func() { // owner: the engine (e.wg); ends with the job or e.ctx
 		defer e.wg.Done()
-		res, end, err := e.runJob(rctx, id, rt, j)
+		res, end, err := e.runJobRecovering(rctx, id, rt, j)
 		cancel(nil)
 		j.res, j.err = res, err
 		rt.ctlMu.Lock()
@@ -603,6 +605,20 @@ func (j *job) leave(err error) {
 
 // waited reports whether a foreground caller (Run) waits for j.
 func (j *job) waited() bool { return j.req.wait }
+
+// runJobRecovering is runJob where a panic (a bug in Vis) ends this job
+// with an error instead of the process with every session in it; the
+// turn's stored state is what it had persisted, and the window reloads.
+func (e *Engine) runJobRecovering(ctx context.Context, id string, rt *sessionRT, j *job) (res TurnResult, end func(), err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "vis: panic in a turn of session %s: %v\n%s", id, r, debug.Stack())
+			res, err = TurnResult{SessionID: id, Status: "error", Error: fmt.Sprint("internal error: ", r)}, fmt.Errorf("internal error (a bug in Vis): %v", r)
+			end = func() { e.broker.Publish(events.Event{SessionID: id, Data: events.SessionChanged{}}) }
+		}
+	}()
+	return e.runJob(ctx, id, rt, j)
+}
 
 // runJob runs one job to its end. end publishes the turn's end; the caller
 // runs it once the session is free.

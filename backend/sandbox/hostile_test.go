@@ -91,3 +91,24 @@ func TestMemoryLimitStopsAGrowingBlock(t *testing.T) {
 		t.Fatalf("after the limit: %q %+v", r.Output, r.Err)
 	}
 }
+
+// A tool that panics (a bug in Vis) fails that call; the program sees an
+// error and the process lives on.
+func TestPanickingToolIsAnError(t *testing.T) {
+	bad := Builtin{Name: "bad", Fn: func(ctx context.Context, a map[string]any) (any, error) {
+		var m map[string]int
+		m["x"] = 1 // assignment to entry in nil map
+		return nil, nil
+	}}
+	in, err := New(Options{}, []Builtin{bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := in.Exec(context.Background(), "bad()", nil)
+	if r.Err == nil || !strings.Contains(r.Err.Message, "internal error in bad") {
+		t.Fatalf("err = %+v", r.Err)
+	}
+	if r := in.Exec(context.Background(), "print(1 + 1)", nil); r.Output != "2\n" {
+		t.Fatalf("after the panic: %q %+v", r.Output, r.Err)
+	}
+}

@@ -54,7 +54,9 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -702,7 +704,7 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 			clock.enter(b.Name)
 		}
 		t0 := time.Now()
-		res, err := b.Fn(ctx, bound)
+		res, err := callFn(ctx, b, bound)
 		d := time.Since(t0)
 		if clock != nil {
 			clock.leave()
@@ -726,6 +728,19 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 		}
 		return v, nil
 	})
+}
+
+// callFn runs a builtin's Fn; a panic in it (a bug in a tool or a pack)
+// becomes that call's error, so the program, the turn and every other
+// session go on. The stack goes to stderr for the bug report.
+func callFn(ctx context.Context, b *Builtin, args map[string]any) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "vis: panic in %s: %v\n%s", b.Name, r, debug.Stack())
+			res, err = nil, fmt.Errorf("internal error in %s (a bug in Vis, not in your program): %v", b.Name, r)
+		}
+	}()
+	return b.Fn(ctx, args)
 }
 
 // ---- value conversion ----
