@@ -61,6 +61,7 @@ var ErrConfig = errors.New("configuration")
 
 // Engine is the one engine both fronts use. It is safe for concurrent use.
 type Engine struct {
+	inflight     inflight     // the running iterations' programs (inflight.go)
 	modeOverride confine.Mode // Options.Sandbox
 	trustProject bool         // Options.TrustProject
 	home         string
@@ -156,6 +157,8 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	ectx, cancel := context.WithCancel(context.Background())
 	e := &Engine{modeOverride: mode, trustProject: opts.TrustProject, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
 		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
+	e.inflight.m = map[string]*inflightIter{}
+	e.broker.OnPublish(e.inflight.observe)
 	e.goals = goals.New(st, goals.Options{OnChange: e.publishGoal})
 	e.ext = ext.NewRegistry()
 	e.resources = resources.New(resources.Options{OnChange: func(sid string) {
@@ -319,6 +322,7 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 		}
 		tv = append(tv, v)
 	}
+	e.inflight.addTo(id, tv)
 	return Transcript{Session: sessionInfo(s), Turns: tv, Seq: seq}, nil
 }
 

@@ -119,7 +119,14 @@ type Broker struct {
 	seq  atomic.Int64
 	mu   sync.RWMutex
 	subs map[*sub]struct{}
+	tap  func(Event) // OnPublish's; set before the first Publish
 }
+
+// OnPublish makes f see every event as it is published, before its
+// sequence number is taken (so state f keeps is never behind a Seq the
+// caller reads), in the publisher's goroutine: f must be quick and must
+// not publish. Set it once, before the broker is used.
+func (b *Broker) OnPublish(f func(Event)) { b.tap = f }
 
 type sub struct {
 	ch   chan Event
@@ -163,6 +170,9 @@ func (b *Broker) Publish(e Event) Event {
 	}
 	b.mu.RLock()
 	defer b.mu.RUnlock()
+	if b.tap != nil {
+		b.tap(e)
+	}
 	e.Seq = b.seq.Add(1)
 	if e.At.IsZero() {
 		e.At = time.Now()

@@ -119,6 +119,9 @@ type CallRecord struct {
 	// The tools it called, in order; kept in the stored record (the
 	// form-result event leaves them out: tool-start/tool-end sent them).
 	Tools []ToolCall `json:"tools,omitempty"`
+	// Running: a program of the running iteration that has not finished
+	// (only in a transcript snapshot taken while it runs).
+	Running bool `json:"running,omitempty"`
 	// SandboxRefused: the OS sandbox refused something the program's
 	// tools started (the first such tool's sentence); the window offers
 	// to run the program again without the sandbox.

@@ -282,6 +282,11 @@ export interface CallRecord {
    */
   tools?: ToolCall[]
   /**
+   * Running: a program of the running iteration that has not finished
+   * (only in a transcript snapshot taken while it runs).
+   */
+  running?: boolean
+  /**
    * SandboxRefused: the OS sandbox refused something the program's
    * tools started (the first such tool's sentence); the window offers
    * to run the program again without the sandbox.

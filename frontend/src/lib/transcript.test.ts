@@ -380,6 +380,29 @@ describe('applyEvents', () => {
     expect(done.turns[1].iterations[0].programs[0].tools.map((t) => t.running)).toEqual([false, false, false])
   })
 
+  it('keeps a snapshot\'s running program live: later events merge into it by call id', () => {
+    // The snapshot (seq 20) was taken while turn 2's program ran; its
+    // form-start (seq 15) is older than the snapshot, its tool events newer.
+    const running = turn(2, {
+      status: 'running',
+      answer: '',
+      iterations: [iteration(1, { status: 'running', calls: [{ call_id: 'c1', code: 'run_tests()', output: '', duration_ms: 0, running: true }] })],
+    })
+    const v0 = fromSnapshot(snapshot(20, [turn(1), running], true))
+    expect(v0.turns[1].iterations[0].programs).toMatchObject([{ callId: 'c1', code: 'run_tests()', running: true }])
+    const v = applyEvents(v0, [
+      ev(15, 'form-start', { iteration: 1, call_id: 'c1', code: 'run_tests()', index: 0 }),
+      ev(21, 'tool-start', { iteration: 1, name: 'run_tests', args: '' }),
+      ev(22, 'tool-output', { iteration: 1, name: 'run_tests', lines: ['ok 1'], tail: ['ok 1'], count: 1 }),
+    ]).view
+    const programs = v.turns[1].iterations[0].programs
+    expect(programs).toHaveLength(1)
+    expect(programs[0].tools).toMatchObject([{ name: 'run_tests', running: true, tail: ['ok 1'] }])
+    const done = applyEvents(v, [ev(23, 'form-result', { iteration: 1, call_id: 'c1', code: 'run_tests()', output: 'passed', duration_ms: 5 })]).view
+    expect(done.turns[1].iterations[0].programs).toMatchObject([{ callId: 'c1', running: false, output: 'passed' }])
+    expect(done.turns[1].iterations[0].programs).toHaveLength(1)
+  })
+
   it('shows a running tool\'s live lines, repairs a dropped batch and drops them when it ends', () => {
     const start = applyEvents(base(), [
       ev(11, 'turn-start', { request: 'q' }),

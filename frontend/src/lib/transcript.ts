@@ -159,6 +159,7 @@ function programFromCall(c: Call): Program {
     line: c.error?.line ?? 0,
     duration_ms: c.duration_ms ?? 0,
     sandboxRefused: c.sandbox_refused ?? '',
+    running: c.running === true,
   })
 }
 
@@ -204,7 +205,9 @@ function iterationFromSnapshot(it: Iteration, turn: Turn): IterationView {
     retry: '',
     usage: it.usage ?? zeroUsage(),
     duration_ms: it.duration_ms ?? 0,
-    settled: true,
+    // A running iteration is not settled: what its programs do next
+    // (events after the snapshot) still applies, merged by call id.
+    settled: it.status !== 'running',
   }
 }
 

@@ -41,6 +41,8 @@ export interface Call {
   duration_ms: number
   /** Why the OS sandbox refused something this program started ("" or absent: it did not). */
   sandbox_refused?: string
+  /** The program has not finished: a snapshot taken while its iteration runs. */
+  running?: boolean
 }
 
 /** A page of a program's kept output (app.OutputPage): text starts at byte offset. */

@@ -47,6 +47,7 @@ export namespace app {
 	    duration_ms: number;
 	    tools: Tool[];
 	    sandbox_refused: string;
+	    running: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Call(source);
@@ -64,6 +65,7 @@ export namespace app {
 	        this.duration_ms = source["duration_ms"];
 	        this.tools = this.convertValues(source["tools"], Tool);
 	        this.sandbox_refused = source["sandbox_refused"];
+	        this.running = source["running"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
