@@ -390,9 +390,11 @@ describe('applyEvents', () => {
     })
     const v0 = fromSnapshot(snapshot(20, [turn(1), running], true))
     expect(v0.turns[1].iterations[0].programs).toMatchObject([{ callId: 'c1', code: 'run_tests()', running: true }])
+    // Its tool-start (seq 18) is older than the snapshot too: the tool's
+    // output alone puts the running tool on the card.
     const v = applyEvents(v0, [
       ev(15, 'form-start', { iteration: 1, call_id: 'c1', code: 'run_tests()', index: 0 }),
-      ev(21, 'tool-start', { iteration: 1, name: 'run_tests', args: '' }),
+      ev(18, 'tool-start', { iteration: 1, name: 'run_tests', args: '' }),
       ev(22, 'tool-output', { iteration: 1, name: 'run_tests', lines: ['ok 1'], tail: ['ok 1'], count: 1 }),
     ]).view
     const programs = v.turns[1].iterations[0].programs

@@ -381,6 +381,12 @@ function toolEvent(it: IterationView, e: EventOf<'tool-start'> | EventOf<'tool-e
   } else {
     let j = -1
     for (let x = tools.length - 1; x >= 0; x--) if (tools[x].running && tools[x].name === e.name) { j = x; break }
+    if (j < 0 && e.event === 'tool-output') {
+      // Its tool-start came before the snapshot this view was built from
+      // (a session opened while the tool runs): the output says it runs.
+      tools = [...tools, { name: e.name, args: '', duration_ms: 0, error: '', running: true }]
+      j = tools.length - 1
+    }
     if (j < 0) return it
     tools = tools.slice()
     if (e.event === 'tool-output') {
