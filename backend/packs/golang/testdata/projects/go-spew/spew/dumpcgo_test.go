@@ -19,6 +19,7 @@
 // does not require cgo to run even though it does handle certain cgo types
 // specially.  Rather than forcing all clients to require cgo and an external
 // C compiler just to run the tests, this scheme makes them optional.
+//go:build cgo && testcgo
 // +build cgo,testcgo
 
 package spew_test

@@ -16,6 +16,7 @@
 // when either cgo is not supported or "-tags testcgo" is not added to the go
 // test command line.  This file intentionally does not setup any cgo tests in
 // this scenario.
+//go:build !cgo || !testcgo
 // +build !cgo !testcgo
 
 package spew_test

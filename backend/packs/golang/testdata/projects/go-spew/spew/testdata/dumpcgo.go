@@ -21,6 +21,7 @@
 // certain cgo types specially.  Rather than forcing all clients to require cgo
 // and an external C compiler just to run the tests, this scheme makes them
 // optional.
+//go:build cgo && testcgo
 // +build cgo,testcgo
 
 package testdata
