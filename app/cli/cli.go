@@ -247,8 +247,7 @@ func workspaceArg(env Env, cmd, ws string) (string, bool) {
 // all stdout gets, and what the window shows as a warning banner (an image
 // not sent, a full context window, a config file ignored) goes to stderr as
 // it happens.
-func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid string, in backend.Input, asJSON bool, rawOut ...bool) int {
-	raw := len(rawOut) > 0 && rawOut[0]
+func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid string, in backend.Input, asJSON, raw bool) int {
 	var out *eventPump
 	if asJSON {
 		out = startJSON(eng.Events(), env.Stdout)
@@ -644,7 +643,7 @@ func cmdGoal(ctx context.Context, args []string, env Env) int {
 	}
 	in := backend.Input{Goal: g, Workspace: ws, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL}
 	if verb == goals.ActionSet || verb == goals.ActionResume {
-		return foreground(ctx, eng, env, "vis goal "+verb, sid, in, *asJSON)
+		return foreground(ctx, eng, env, "vis goal "+verb, sid, in, *asJSON, false)
 	}
 	a, err := eng.Dispatch(ctx, sid, in)
 	if err != nil {
