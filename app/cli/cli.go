@@ -143,16 +143,13 @@ type runOpts struct {
 	trust   bool   // --trust-project
 }
 
-func openEngine(ctx context.Context, env Env, ro ...runOpts) (*backend.Engine, int) {
+func openEngine(ctx context.Context, env Env, ro runOpts) (*backend.Engine, int) {
 	home, err := backend.DefaultHome(env.Getenv)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
 		return nil, ExitUsage
 	}
-	opts := backend.Options{Home: home, Getenv: env.Getenv}
-	if len(ro) > 0 {
-		opts.Sandbox, opts.TrustProject = ro[0].sandbox, ro[0].trust
-	}
+	opts := backend.Options{Home: home, Getenv: env.Getenv, Sandbox: ro.sandbox, TrustProject: ro.trust}
 	eng, err := backend.Open(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
@@ -384,7 +381,7 @@ func cmdSessions(ctx context.Context, args []string, env Env) int {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return ExitUsage
 	}
-	eng, code := openEngine(ctx, env)
+	eng, code := openEngine(ctx, env, runOpts{})
 	if eng == nil {
 		return code
 	}
@@ -425,7 +422,7 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "vis show: give exactly one session ID (see vis sessions)")
 		return ExitUsage
 	}
-	eng, code := openEngine(ctx, env)
+	eng, code := openEngine(ctx, env, runOpts{})
 	if eng == nil {
 		return code
 	}
@@ -618,7 +615,7 @@ func cmdGoal(ctx context.Context, args []string, env Env) int {
 	if !ok {
 		return ExitUsage
 	}
-	eng, code := openEngine(ctx, env)
+	eng, code := openEngine(ctx, env, runOpts{})
 	if eng == nil {
 		return code
 	}
