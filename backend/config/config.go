@@ -15,6 +15,8 @@
 // The `sandbox` section (Sandbox) bounds a program block's run time:
 // wall_limit_seconds and the ceiling max_wall_limit_seconds, which a tool
 // call's own timeout may extend a block to; a project file may set both.
+// It also bounds a block's memory (memory_limit_mb). The `provider` section
+// (ProviderTimeouts) holds a model call's idle and connect timeouts.
 //
 // Load is a pure function of the files and the getenv function passed in; it
 // never fails on a missing file, only on an unreadable or malformed one.
@@ -91,7 +93,10 @@ type Config struct {
 	Reasoning       string       `yaml:"reasoning,omitempty"` // "", low, medium, high
 	SystemPrompt    SystemPrompt `yaml:"system_prompt,omitempty"`
 	Sandbox         Sandbox      `yaml:"sandbox,omitempty"`
-	Permissions     Permissions  `yaml:"permissions,omitempty"`
+	// Provider holds the model call's deadlines (timeouts.go), whichever
+	// endpoint is used.
+	Provider    ProviderTimeouts `yaml:"provider,omitempty"`
+	Permissions Permissions      `yaml:"permissions,omitempty"`
 	// TrustedProjects are the folders whose project settings apply whole
 	// (trust.go); only the home config and settings.json set it.
 	TrustedProjects []string `yaml:"trusted_projects,omitempty"`
@@ -130,8 +135,9 @@ func LoadTrusting(visHome, workspace string, getenv func(string) string, trust b
 	}
 	merged := map[string]any{}
 	var warnings []string
-	var origins map[string]string // sandbox key -> the file that set it last
-	var held []string             // project settings held until the folder is trusted
+	var origins map[string]string     // sandbox key -> the file that set it last
+	var timeoutFrom map[string]string // provider timeout key -> the file that set it last
+	var held []string                 // project settings held until the folder is trusted
 	trusted := trust
 	for i, f := range Files(visHome, workspace) {
 		raw, err := os.ReadFile(f)
@@ -157,6 +163,7 @@ func LoadTrusting(visHome, workspace string, getenv func(string) string, trust b
 			}
 		}
 		origins = sandboxOrigins(origins, m, f)
+		timeoutFrom = timeoutOrigins(timeoutFrom, m, f)
 		merged = merge(merged, m)
 		if i == 0 {
 			layer, err := settingsLayer(visHome)
@@ -194,6 +201,8 @@ func LoadTrusting(visHome, workspace string, getenv func(string) string, trust b
 	}
 	c.Sandbox.from = origins
 	c.Warnings = append(c.Warnings, c.Sandbox.validate()...)
+	c.Provider.from = timeoutFrom
+	c.Warnings = append(c.Warnings, c.Provider.validate()...)
 	for i := range c.Providers {
 		p := &c.Providers[i]
 		c.SecretEnv = append(c.SecretEnv, envRefs(p.APIKey)...)

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Sandbox is the config's `sandbox` section: the time limits of one program
-// block and how much of its output the transcript keeps. A project file may
+// Sandbox is the config's `sandbox` section: the time and memory limits of
+// one program block and how much of its output the transcript keeps. A project file may
 // set it (it redirects nothing).
 type Sandbox struct {
 	// WallLimitSeconds is how long one program block may run;
@@ -22,6 +22,10 @@ type Sandbox struct {
 	// at 64 Ki chars regardless); 0 = DefaultKeepOutputBytes; never below
 	// MinKeepOutputBytes.
 	KeepOutputBytes int `yaml:"keep_output_bytes,omitempty"`
+	// MemoryLimitMB is how many MiB one block may grow the app's heap by
+	// before it is stopped ("memory limit N MB exceeded");
+	// 0 = DefaultMemoryLimitMB; never below MinMemoryLimitMB.
+	MemoryLimitMB int `yaml:"memory_limit_mb,omitempty"`
 
 	from map[string]string // key (KeyWallLimit, ...) -> the file that set it last
 }
@@ -31,6 +35,7 @@ const (
 	KeyWallLimit    = "sandbox.wall_limit_seconds"
 	KeyMaxWallLimit = "sandbox.max_wall_limit_seconds"
 	KeyKeepOutput   = "sandbox.keep_output_bytes"
+	KeyMemoryLimit  = "sandbox.memory_limit_mb"
 )
 
 // Defaults of the sandbox keys. Five minutes keeps a block that loops or
@@ -53,6 +58,27 @@ const (
 	DefaultKeepOutputBytes = 4 << 20
 	MinKeepOutputBytes     = 256 << 10
 )
+
+// DefaultMemoryLimitMB (1 GiB) is far above what a program needs (the heap
+// is the process's, so other sessions' work counts too) and far below
+// what takes a desktop down; MinMemoryLimitMB (64 MiB) keeps a typo from
+// stopping every block.
+const (
+	DefaultMemoryLimitMB = 1024
+	MinMemoryLimitMB     = 64
+)
+
+// MemoryLimit is the block memory limit in effect, in bytes.
+func (s Sandbox) MemoryLimit() uint64 {
+	return uint64(s.memoryLimitMB()) << 20
+}
+
+func (s Sandbox) memoryLimitMB() int {
+	if s.MemoryLimitMB > 0 {
+		return max(s.MemoryLimitMB, MinMemoryLimitMB)
+	}
+	return DefaultMemoryLimitMB
+}
 
 // KeepOutput is the output keep cap in effect, in bytes.
 func (s Sandbox) KeepOutput() int {
@@ -79,7 +105,7 @@ func (s Sandbox) MaxWallLimit() time.Duration {
 	return max(m, s.WallLimit())
 }
 
-// From returns the file that set key (KeyWallLimit, KeyMaxWallLimit, KeyKeepOutput)
+// From returns the file that set key (KeyWallLimit, KeyMaxWallLimit, KeyKeepOutput, KeyMemoryLimit)
 // last; "" when no file did (the default applies).
 func (s Sandbox) From(key string) string { return s.from[key] }
 
@@ -97,6 +123,8 @@ func (s Sandbox) Describe(key string) string {
 		set, def, eff = s.MaxWallLimitSeconds, DefaultMaxWallLimitSeconds, int(s.MaxWallLimit()/time.Second)
 	case KeyKeepOutput:
 		set, def, eff = s.KeepOutputBytes, DefaultKeepOutputBytes, s.KeepOutput()
+	case KeyMemoryLimit:
+		set, def, eff = s.MemoryLimitMB, DefaultMemoryLimitMB, s.memoryLimitMB()
 	default:
 		return key
 	}
@@ -106,7 +134,7 @@ func (s Sandbox) Describe(key string) string {
 	} else {
 		set = def
 	}
-	if eff != set && key == KeyKeepOutput {
+	if eff != set && (key == KeyKeepOutput || key == KeyMemoryLimit) {
 		d += fmt.Sprintf(", raised to the minimum %d", eff)
 	} else if eff != set {
 		d += fmt.Sprintf(", raised to the wall limit %d", eff)
@@ -133,6 +161,14 @@ func (s *Sandbox) validate() []string {
 		s.KeepOutputBytes = 0
 		delete(s.from, KeyKeepOutput)
 	}
+	if s.MemoryLimitMB < 0 {
+		w = append(w, fmt.Sprintf("%s is %d (%s); the default %d applies", KeyMemoryLimit, s.MemoryLimitMB, s.From(KeyMemoryLimit), DefaultMemoryLimitMB))
+		s.MemoryLimitMB = 0
+		delete(s.from, KeyMemoryLimit)
+	}
+	if s.MemoryLimitMB > 0 && s.MemoryLimitMB < MinMemoryLimitMB {
+		w = append(w, fmt.Sprintf("%s (%d) is below the minimum %d; the minimum applies", KeyMemoryLimit, s.MemoryLimitMB, MinMemoryLimitMB))
+	}
 	if s.KeepOutputBytes > 0 && s.KeepOutputBytes < MinKeepOutputBytes {
 		w = append(w, fmt.Sprintf("%s (%d) is below the minimum %d (the model's own copy); the minimum applies", KeyKeepOutput, s.KeepOutputBytes, MinKeepOutputBytes))
 	}
@@ -149,7 +185,7 @@ func sandboxOrigins(origins map[string]string, m map[string]any, f string) map[s
 	if !ok {
 		return origins
 	}
-	for _, k := range []string{"wall_limit_seconds", "max_wall_limit_seconds", "keep_output_bytes"} {
+	for _, k := range []string{"wall_limit_seconds", "max_wall_limit_seconds", "keep_output_bytes", "memory_limit_mb"} {
 		if _, ok := sb[k]; ok {
 			if origins == nil {
 				origins = map[string]string{}

@@ -116,3 +116,77 @@ func TestSandboxLimits(t *testing.T) {
 		})
 	}
 }
+
+// sandbox.memory_limit_mb: default, set (with its file), raised to the
+// minimum, negative.
+func TestSandboxMemoryLimit(t *testing.T) {
+	tests := []struct {
+		name, home string
+		want       uint64
+		describe   string
+		warn       string
+	}{
+		{"unset", "", 1024 << 20, "sandbox.memory_limit_mb: unset, default 1024", ""},
+		{"set", "sandbox: {memory_limit_mb: 2048}\n", 2048 << 20, "sandbox.memory_limit_mb: 2048 in %s", ""},
+		{"below the minimum", "sandbox: {memory_limit_mb: 8}\n", 64 << 20, "sandbox.memory_limit_mb: 8 in %s, raised to the minimum 64", "is below the minimum 64"},
+		{"negative", "sandbox: {memory_limit_mb: -5}\n", 1024 << 20, "sandbox.memory_limit_mb: unset, default 1024", "is -5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			home, ws := t.TempDir(), t.TempDir()
+			if tt.home != "" {
+				write(t, filepath.Join(home, "config.yml"), tt.home)
+			}
+			c, err := Load(home, ws, env(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			desc := tt.describe
+			if strings.Contains(desc, "%s") {
+				desc = fmt.Sprintf(desc, filepath.Join(home, "config.yml"))
+			}
+			if got := c.Sandbox.MemoryLimit(); got != tt.want {
+				t.Errorf("MemoryLimit = %d, want %d", got, tt.want)
+			}
+			if got := c.Sandbox.Describe(KeyMemoryLimit); got != desc {
+				t.Errorf("Describe = %q, want %q", got, desc)
+			}
+			if tt.warn == "" && len(c.Warnings) > 0 || tt.warn != "" && (len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], tt.warn)) {
+				t.Errorf("warnings = %q, want %q", c.Warnings, tt.warn)
+			}
+		})
+	}
+}
+
+// The provider section's timeouts: defaults, a project file overriding the
+// home's (and named), a negative value falling back with a warning.
+func TestProviderTimeouts(t *testing.T) {
+	t.Parallel()
+	home, ws := t.TempDir(), t.TempDir()
+	c, err := Load(home, ws, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Provider.IdleTimeout() != 120*time.Second || c.Provider.ConnectTimeout() != 15*time.Second {
+		t.Errorf("defaults = %s, %s", c.Provider.IdleTimeout(), c.Provider.ConnectTimeout())
+	}
+	if got := c.Provider.Describe(KeyIdleTimeout); got != "provider.idle_timeout_seconds: unset, default 120" {
+		t.Errorf("Describe = %q", got)
+	}
+	write(t, filepath.Join(home, "config.yml"), "provider: {idle_timeout_seconds: 600, connect_timeout_seconds: -1}\n")
+	write(t, filepath.Join(ws, "vis.yml"), "provider: {idle_timeout_seconds: 30}\n")
+	c, err = Load(home, ws, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Provider.IdleTimeout() != 30*time.Second || c.Provider.ConnectTimeout() != 15*time.Second {
+		t.Errorf("set = %s, %s", c.Provider.IdleTimeout(), c.Provider.ConnectTimeout())
+	}
+	if got, want := c.Provider.Describe(KeyIdleTimeout), "provider.idle_timeout_seconds: 30 in "+filepath.Join(ws, "vis.yml"); got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "provider.connect_timeout_seconds is -1") {
+		t.Errorf("warnings = %q", c.Warnings)
+	}
+}
