@@ -103,9 +103,10 @@ var archLayers = []archLayer{
 		},
 	},
 	{
-		doc: "6 the composition root",
+		doc: "6 the composition roots: the desktop binary (main) and the headless one (cmd/vis: no Wails, no cgo)",
 		pkgs: map[string][]string{
-			"main": {"app", "app/cli", "backend", "backend/confine"},
+			"main":    {"app", "app/cli", "backend", "backend/confine"},
+			"cmd/vis": {"app/cli", "backend/confine"},
 		},
 	},
 	{

@@ -1,8 +1,10 @@
-// Command vis is Vis Desktop: with a CLI command as its first argument
-// (`vis run ...`, `vis --version`, `vis --help`, see app/cli) it runs
-// headless; otherwise it opens the window, optionally on the project folder
-// named by its first argument. Without a display the window path says so in
-// one sentence and exits 1 (checked before GTK starts, which would panic).
+// Command vis-desktop is Vis Desktop, the window (built as
+// build/bin/vis-desktop; the headless build/bin/vis of cmd/vis runs it for
+// `vis` and `vis DIR`). With a CLI command as its first argument (`run`,
+// `--version`, `--help`, see app/cli) it runs headless too; otherwise it
+// opens the window, optionally on the project folder named by its first
+// argument. Without a display the window path says so in one sentence and
+// exits 1 (checked before GTK starts, which would panic).
 package main
 
 import (
@@ -12,7 +14,6 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -74,7 +75,7 @@ func runWindow() (err error) {
 	if runtime.GOOS == "linux" && os.Getenv("WEBKIT_DISABLE_DMABUF_RENDERER") == "" {
 		os.Setenv("WEBKIT_DISABLE_DMABUF_RENDERER", "1") // blank windows on NVIDIA otherwise
 	}
-	home, err := visHome()
+	home, err := backend.DefaultHome(os.Getenv) // the one VIS_HOME rule, shared with app/cli
 	if err != nil {
 		return err
 	}
@@ -98,16 +99,4 @@ func runWindow() (err error) {
 		Logf:      func(f string, args ...any) { fmt.Fprintf(os.Stderr, f+"\n", args...) },
 	})
 	return app.Run(a, app.RunOptions{Assets: assets, Icon: icon})
-}
-
-// visHome is $VIS_HOME, else ~/.vis, as an absolute path.
-func visHome() (string, error) {
-	if h := os.Getenv("VIS_HOME"); h != "" {
-		return filepath.Abs(h)
-	}
-	u, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find home directory (set VIS_HOME): %w", err)
-	}
-	return filepath.Join(u, ".vis"), nil
 }
