@@ -1,8 +1,10 @@
 # Vis Desktop. On a fresh Debian/Ubuntu machine (as root, or a user with sudo):
-#   make run    install what is missing, build, install a launcher, open the window
+#   make run    install what is missing, build build/bin/vis-desktop (the window) and
+#               build/bin/vis (headless CLI), link both into ~/.local/bin, install a
+#               launcher, open the window
 #   make test   install what is missing, then every test, GUI smoke test included
 #   make bench  engine benchmarks (see docs/PERFORMANCE.md)
-#   make bench-start  only the window's first start and restart (build/bin/vis)
+#   make bench-start  only the window's first start and restart (build/bin/vis-desktop)
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 GOBIN := $(shell go env GOPATH 2>/dev/null)/bin
@@ -12,8 +14,8 @@ WAILS := $(GOBIN)/wails
 
 run: build launcher
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
-	  echo "make run: no display (DISPLAY/WAYLAND_DISPLAY unset); built build/bin/vis and the launcher, not opening the window" >&2; exit 1; fi
-	build/bin/vis
+	  echo "make run: no display (DISPLAY/WAYLAND_DISPLAY unset); built build/bin/vis-desktop and build/bin/vis, installed vis and vis-desktop in ~/.local/bin and the launcher, not opening the window" >&2; exit 1; fi
+	build/bin/vis-desktop
 
 build:
 	scripts/build.sh

@@ -3,7 +3,7 @@
 # (replacing an older one). Nothing here asserts a time: it measures.
 #
 #   scripts/bench-ui.sh                    build (scripts/build.sh), then measure
-#   BENCH_SKIP_BUILD=1 scripts/bench-ui.sh measure the existing build/bin/vis
+#   BENCH_SKIP_BUILD=1 scripts/bench-ui.sh measure the existing build/bin/vis-desktop
 #   BENCH_BIN=PATH                         measure that production binary (no build)
 #   BENCH_RUNS=5                           launches measured per case
 #   BENCH_NO_DOC=1                         print the section, leave the doc alone
@@ -19,7 +19,7 @@
 #     an answer), run with `vis run --continue`; a small session is one turn
 #     of 2 iterations. Each case gets its own VIS_HOME holding only what it
 #     needs, the same workspace folder.
-#  2. Launch to first painted transcript (production build/bin/vis under
+#  2. Launch to first painted transcript (production build/bin/vis-desktop under
 #     Xvfb, WebKitGTK): the clock starts when the process is spawned; the
 #     window is screenshotted (xdotool + ImageMagick import) back to back
 #     until it has been still for 2 s; the time is that of the first
@@ -50,7 +50,7 @@ die() { printf '\033[1;31m[bench-ui] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
 
 runs=${BENCH_RUNS:-5}
 out=$root/build/bench-ui
-bin=${BENCH_BIN:-$root/build/bin/vis}
+bin=${BENCH_BIN:-$root/build/bin/vis-desktop}
 rm -rf "$out"
 mkdir -p "$out"
 printf '*\n' >"$out/.gitignore"
@@ -354,7 +354,7 @@ const L = []
 L.push('## Window', '')
 L.push(`Measured by \`scripts/bench-ui.sh\` (\`make bench\`) on ${new Date().toISOString().slice(0, 10)}, checkout ${process.env.VERSION}: 2 shared cores, Xvfb 1280x860, WebKitGTK for the real window, Chromium ${process.env.CHROMIUM} (headless, software rendering) for the page figures. Magnitudes to watch, not promises; no test asserts them. On a shared 2-core machine they move by up to 2x with other load (launch times of 0.7 s and 1.3 s were both measured here on one day): compare runs made under similar load.`, '')
 L.push('| what | figure |', '| --- | --- |')
-L.push(`| launch to first painted transcript (production \`build/bin/vis\`, a 2-iteration session reopened) | **${ms(s(small, 0))}**; screenshot interval ~${med(s(small, 1))} ms |`)
+L.push(`| launch to first painted transcript (production \`build/bin/vis-desktop\`, a 2-iteration session reopened) | **${ms(s(small, 0))}**; screenshot interval ~${med(s(small, 1))} ms |`)
 L.push(`| launch to first painted transcript, the 2,000-iteration session reopened | ${ms(s(big, 0))} |`)
 const first = rows('first'), restart = rows('restart')
 L.push(`| first start (empty VIS_HOME, new HOME, binary and libraries out of the page cache): launch to window mapped / to painted | ${ms(s(first, 5))} / **${ms(s(first, 0))}** |`)
