@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCrashMidTurn kills a process in the middle of a turn and checks that
@@ -62,6 +64,9 @@ func TestCrashMidTurn(t *testing.T) {
 		t.Fatalf("reopen after the crash: %v", err)
 	}
 	defer s.Close()
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Fatalf("after the crash: %v", err)
+	}
 	turns, err := s.ListTurns(ctx, sessionID)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +96,16 @@ func TestCrashMidTurn(t *testing.T) {
 	}
 	if got.Status != TurnInterrupted || got.Error != InterruptedError || got.Iterations != 3 || got.Usage.InputTokens != 30 {
 		t.Errorf("turn after InterruptRunning = %+v", got)
+	}
+	after, err := s.ListIterations(ctx, turns[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(its, after); diff != "" {
+		t.Errorf("marking the turn interrupted changed its iterations (-before +after):\n%s", diff)
+	}
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Fatalf("after InterruptRunning: %v", err)
 	}
 }
 
