@@ -50,13 +50,14 @@ var archLayers = []archLayer{
 		},
 	},
 	{
-		doc: "1 on the leaves: persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live)",
+		doc: "1 on the leaves: persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live); per-turn checkpoints (on the workspace)",
 		pkgs: map[string][]string{
 			"backend/store":                 {"backend/chat"},
 			"backend/prompt":                {"backend/chat"},
 			"backend/provider":              {"backend/chat"},
 			"backend/provider/providertest": {"backend/chat"},
 			"backend/packs/proc":            {"backend/confine", "backend/live"},
+			"backend/checkpoint":            {"backend/workspace"},
 		},
 	},
 	{
@@ -87,7 +88,7 @@ var archLayers = []archLayer{
 		doc: "4 the engine root: wires the layers below (never the test helpers or the fake LLM); imported only by the fronts and main",
 		pkgs: map[string][]string{
 			"backend": {
-				"backend/attach", "backend/chat", "backend/config", "backend/confine", "backend/events", "backend/ext",
+				"backend/attach", "backend/chat", "backend/checkpoint", "backend/config", "backend/confine", "backend/events", "backend/ext",
 				"backend/goals", "backend/langtools", "backend/live", "backend/loop", "backend/packs/clojure",
 				"backend/packs/golang", "backend/packs/js", "backend/packs/python", "backend/prompt",
 				"backend/provider", "backend/resources", "backend/sandbox", "backend/secrets",

@@ -1,0 +1,407 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TreeHash hashes a directory's files, symlinks and directories (names,
+// types, permission bits of files, contents, link targets), skipping .git
+// and the paths skip names.
+func TreeHash(t testing.TB, root string, skip ...string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.Name() == ".git" && d.IsDir() {
+			return fs.SkipDir
+		}
+		for _, s := range skip {
+			if rel == s || strings.HasPrefix(rel, s+"/") {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			fmt.Fprintf(h, "d %s\n", rel)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			fmt.Fprintf(h, "l %s -> %s\n", rel, target)
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "f %s %o %x\n", rel, fi.Mode().Perm(), sha256.Sum256(b))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+func write(t testing.TB, root, rel, content string, perm fs.FileMode) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), perm); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, perm); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sh(t testing.TB, dir, script string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+}
+
+// fixture is a small project: text, an executable, a private file, a
+// symlink, a binary file, an ignored directory and file, an empty
+// directory.
+func fixture(t testing.TB) string {
+	ws := t.TempDir()
+	write(t, ws, "a.txt", "one\ntwo\nthree\n", 0o644)
+	write(t, ws, "b.txt", "to be deleted\n", 0o644)
+	write(t, ws, "c.txt", "to be renamed\nline 2\nline 3\nline 4\n", 0o644)
+	write(t, ws, "run.sh", "#!/bin/sh\necho hi\n", 0o755)
+	write(t, ws, "secret", "key\n", 0o600)
+	write(t, ws, "bin.dat", "\x00\x01\x02binary\x00", 0o644)
+	write(t, ws, ".gitignore", "build/\n*.log\n", 0o644)
+	write(t, ws, "build/out.o", "object", 0o644)
+	write(t, ws, "x.log", "log", 0o644)
+	write(t, ws, "src/deep/keep.go", "package deep\n", 0o644)
+	if err := os.Mkdir(filepath.Join(ws, "emptydir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.txt", filepath.Join(ws, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(ws, "outside")); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// turnScript changes the fixture every way a turn can.
+const turnScript = `set -e
+sed -i 's/two/TWO/' a.txt
+rm b.txt
+mv c.txt d.txt
+chmod 640 secret
+chmod +x a.txt
+printf '\000\377\376new' > bin.dat
+ln -sfn run.sh link
+rmdir emptydir
+mkdir -p gen/x/y && echo made > gen/x/y/z.txt && echo top > gen/top.txt
+mkdir -p gen/empty/dir
+echo changed > build/out.o
+echo more >> x.log
+rm -r src
+`
+
+func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
+	ctx := context.Background()
+	ws := fixture(t)
+	k := New(t.TempDir(), Options{})
+	ignored := []string{"build", "x.log"}
+	before := TreeHash(t, ws, ignored...)
+	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, ws, turnScript)
+	after := TreeHash(t, ws, ignored...)
+	if _, err := k.Take(ctx, ws, 1, After); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := k.Diff(ctx, ws, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct{ Path, Old, Status, OldMode, NewMode string }
+	var got []row
+	for _, f := range ch.Files {
+		got = append(got, row{f.Path, f.OldPath, f.Status, f.OldMode, f.NewMode})
+	}
+	want := []row{
+		{"a.txt", "", StatusModified, "0644", "0755"},
+		{"b.txt", "", StatusDeleted, "", ""},
+		{"bin.dat", "", StatusBinary, "", ""},
+		{"d.txt", "c.txt", StatusRenamed, "", ""},
+		{"gen/top.txt", "", StatusAdded, "", ""},
+		{"gen/x/y/z.txt", "", StatusAdded, "", ""},
+		{"link", "", StatusModified, "", ""},
+		{"secret", "", StatusModified, "0600", "0640"},
+		{"src/deep/keep.go", "", StatusDeleted, "", ""},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("diff entries (-want +got):\n%s", d)
+	}
+	for _, f := range ch.Files {
+		if f.Path == "a.txt" && (f.Added != 1 || f.Deleted != 1 || !strings.Contains(f.Patch, "+TWO")) {
+			t.Errorf("a.txt: +%d -%d patch %q", f.Added, f.Deleted, f.Patch)
+		}
+		if f.Path == "bin.dat" && !f.Binary {
+			t.Errorf("bin.dat not binary: %+v", f)
+		}
+	}
+	if s := ch.Summary(); s.Files != 9 || s.Added != 4 || s.Deleted != 4 {
+		t.Errorf("summary %+v", s)
+	}
+
+	res, err := k.Undo(ctx, ws, 1, UndoRefuse, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := TreeHash(t, ws, ignored...); got != before {
+		t.Fatalf("after undo the tree differs from before the turn (restored %v removed %v)", res.Restored, res.Removed)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "build/out.o")); string(b) != "changed\n" {
+		t.Errorf("an ignored file was touched: %q", b)
+	}
+	// The undo is a turn of its own: undoing it redoes turn 1.
+	if _, err := k.Undo(ctx, ws, 2, UndoRefuse, 3); err != nil {
+		t.Fatal(err)
+	}
+	if got := TreeHash(t, ws, ignored...); got != after {
+		t.Fatal("after redo the tree differs from after the turn")
+	}
+}
+
+func TestUndoConflicts(t *testing.T) {
+	ctx := context.Background()
+	ws := fixture(t)
+	k := New(t.TempDir(), Options{})
+	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, ws, "echo turn >> a.txt; echo turn >> c.txt; echo new > n.txt")
+	if _, err := k.Take(ctx, ws, 1, After); err != nil {
+		t.Fatal(err)
+	}
+	// The person edits a.txt and deletes n.txt after the turn.
+	sh(t, ws, "echo mine >> a.txt; rm n.txt")
+	snap := TreeHash(t, ws)
+	_, err := k.Undo(ctx, ws, 1, UndoRefuse, 2)
+	var ce *ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a ConflictError, got %v", err)
+	}
+	if d := cmp.Diff([]string{"a.txt", "n.txt"}, ce.Files); d != "" {
+		t.Fatalf("conflicts (-want +got):\n%s", d)
+	}
+	if TreeHash(t, ws) != snap {
+		t.Fatal("a refused undo changed files")
+	}
+	// Undo the rest: c.txt goes back, a.txt keeps the person's edit.
+	res, err := k.Undo(ctx, ws, 1, UndoRest, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"c.txt"}, res.Restored); d != "" {
+		t.Errorf("restored (-want +got):\n%s", d)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "one\ntwo\nthree\nturn\nmine\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "c.txt")); string(b) != "to be renamed\nline 2\nline 3\nline 4\n" {
+		t.Errorf("c.txt = %q", b)
+	}
+	// Overwrite: a.txt goes back too.
+	if _, err := k.Undo(ctx, ws, 1, UndoOverwrite, 3); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "one\ntwo\nthree\n" {
+		t.Errorf("a.txt after overwrite = %q", b)
+	}
+}
+
+func TestTooLargeFilesAreRecordedNotKept(t *testing.T) {
+	ctx := context.Background()
+	ws := t.TempDir()
+	write(t, ws, "small.txt", "s\n", 0o644)
+	write(t, ws, "big.bin", strings.Repeat("x", 2000), 0o644)
+	write(t, ws, "grows.txt", "short\n", 0o644)
+	k := New(t.TempDir(), Options{MaxFileBytes: 1000, MaxTurnBytes: 1500})
+	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
+		t.Fatal(err)
+	}
+	// The turn changes the big file, grows a small one past the cap, and
+	// writes two files whose bytes together pass the turn's budget.
+	write(t, ws, "big.bin", strings.Repeat("y", 2000), 0o644)
+	write(t, ws, "grows.txt", strings.Repeat("g", 1200), 0o644)
+	write(t, ws, "p1.txt", strings.Repeat("1", 900), 0o644)
+	write(t, ws, "p2.txt", strings.Repeat("2", 900), 0o644)
+	if _, err := k.Take(ctx, ws, 1, After); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := k.Diff(ctx, ws, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range ch.Files {
+		got[f.Path] = f.Status
+	}
+	want := map[string]string{"big.bin": StatusTooLarge, "grows.txt": StatusTooLarge, "p1.txt": StatusAdded, "p2.txt": StatusTooLarge}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("statuses (-want +got):\n%s", d)
+	}
+	// The shadow repository holds no blob of the big contents.
+	r := &repo{git: "git", dir: k.repoDir(ws), ws: ws}
+	out, err := r.run(ctx, nil, nil, "rev-list", "--objects", "--all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"big.bin", "p2.txt"} {
+		if strings.Contains(string(out), " "+name+"\n") {
+			t.Errorf("%s was stored", name)
+		}
+	}
+	res, err := k.Undo(ctx, ws, 1, UndoRefuse, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"big.bin"}, res.NotRestored); d != "" {
+		t.Errorf("not restored (-want +got):\n%s", d)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "grows.txt")); string(b) != "short\n" {
+		t.Errorf("grows.txt = %q (kept before the turn: restorable)", b)
+	}
+	for _, p := range []string{"p1.txt", "p2.txt"} {
+		if _, err := os.Lstat(filepath.Join(ws, p)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s created by the turn is still there", p)
+		}
+	}
+}
+
+// A workspace that is a Git repository keeps its status, stash list and
+// index bytes through snapshots and an undo.
+func TestProjectGitIsUntouched(t *testing.T) {
+	ctx := context.Background()
+	ws := fixture(t)
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	git("add", "a.txt", "c.txt")
+	git("commit", "-q", "-m", "init")
+	sh(t, ws, "echo staged >> c.txt && git add c.txt && echo wip >> a.txt && echo stash-me >> c.txt && git stash -q && echo local >> a.txt")
+	state := func() string {
+		idx, err := os.ReadFile(filepath.Join(ws, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return git("status", "--porcelain") + "\n--\n" + git("stash", "list") + "\n--\n" + fmt.Sprintf("%x", sha256.Sum256(idx)) + "\n" + git("for-each-ref")
+	}
+	before := state()
+	k := New(t.TempDir(), Options{})
+	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, ws, "echo turn >> a.txt && echo new > new.txt && rm b.txt")
+	if _, err := k.Take(ctx, ws, 1, After); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Diff(ctx, ws, 1, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Undo(ctx, ws, 1, UndoRefuse, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(); got != before {
+		t.Fatalf("the project's git state changed:\nbefore:\n%s\nafter:\n%s", before, got)
+	}
+}
+
+func TestUnchangedWorkspaceReusesTheSnapshot(t *testing.T) {
+	ctx := context.Background()
+	ws := fixture(t)
+	k := New(t.TempDir(), Options{})
+	id1, err := k.Take(ctx, ws, 1, Before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id2, err := k.Take(ctx, ws, 1, After)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := k.Diff(ctx, ws, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Files) != 0 {
+		t.Fatalf("no change, yet %d files in the diff (%s → %s)", len(ch.Files), id1, id2)
+	}
+	// A before snapshot is taken once.
+	write(t, ws, "a.txt", "x", 0o644)
+	id3, err := k.Take(ctx, ws, 1, Before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id3 != id1 {
+		t.Errorf("a second before snapshot replaced the first")
+	}
+	if _, err := k.Diff(ctx, ws, 9, false); !errors.Is(err, ErrNoCheckpoint) {
+		t.Errorf("a turn without snapshots: %v", err)
+	}
+}
+
+// An inherited GIT_DIR (vis started from a git hook) never reaches the
+// shadow repository's git.
+func TestInheritedGitEnvironmentIsIgnored(t *testing.T) {
+	ctx := context.Background()
+	ws := fixture(t)
+	decoy := t.TempDir()
+	t.Setenv("GIT_DIR", decoy)
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(decoy, "index"))
+	k := New(t.TempDir(), Options{})
+	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(decoy)
+	if len(ents) != 0 {
+		t.Fatalf("git wrote into the inherited GIT_DIR: %v", ents)
+	}
+	_ = slices.Contains[[]string]
+	_ = bytes.Equal
+}
