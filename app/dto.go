@@ -122,6 +122,20 @@ type Transcript struct {
 	Running bool    `json:"running"`
 	// Queue is the session's queue when the snapshot was read.
 	Queue []QueuedInput `json:"queue"`
+	// Questions waiting for the person: a program waits at a call the
+	// sandbox refused ("ask" mode); AnswerApproval answers one.
+	Questions []Question `json:"questions"`
+}
+
+// Question is a program's call asking to run a command the sandbox
+// refused once more without it (the approval event's "asked" form).
+type Question struct {
+	ID          string `json:"id"`
+	Tool        string `json:"tool"`
+	Command     string `json:"command"`
+	Why         string `json:"why"`
+	WaitSeconds int    `json:"wait_seconds"`
+	Turn        int    `json:"turn"`
 }
 
 // Startup is what the page needs to draw its first frame.
@@ -320,6 +334,10 @@ type Settings struct {
 	Presets    []Preset          `json:"presets"`
 	Effective  Effective         `json:"effective"`
 	ConfigFile string            `json:"config_file"`
+	// AskOnRefusal: a command the sandbox refuses waits for the person at
+	// its call (SetAskOnRefusal); AskForced: started with --ask.
+	AskOnRefusal bool `json:"ask_on_refusal"`
+	AskForced    bool `json:"ask_forced"`
 }
 
 // Key actions of SettingsInput.
@@ -433,7 +451,16 @@ func toTranscript(t backend.Transcript, running bool) Transcript {
 			Images:     toTurnImages(tv.Images),
 		})
 	}
-	return Transcript{Session: toSession(t.Session), Turns: turns, Seq: t.Seq, Running: running}
+	qs := make([]Question, 0, len(t.Questions))
+	for _, q := range t.Questions {
+		qs = append(qs, Question{ID: q.ID, Tool: q.Tool, Command: q.Command, Why: q.Why, WaitSeconds: q.WaitSeconds})
+	}
+	if n := len(turns); n > 0 {
+		for i := range qs {
+			qs[i].Turn = turns[n-1].Position
+		}
+	}
+	return Transcript{Session: toSession(t.Session), Turns: turns, Seq: t.Seq, Running: running, Questions: qs}
 }
 
 func toSearchHits(in []backend.SearchHit) []SearchHit {
@@ -483,7 +510,7 @@ func toSettings(v backend.SettingsView) Settings {
 	s := Settings{
 		Presets:    make([]Preset, 0, len(v.Presets)),
 		Effective:  Effective{Source: v.Effective.Source, BaseURL: v.Effective.BaseURL, Model: v.Effective.Model, Error: v.Effective.Error},
-		ConfigFile: v.ConfigFile,
+		ConfigFile: v.ConfigFile, AskOnRefusal: v.AskOnRefusal, AskForced: v.AskForced,
 	}
 	for _, p := range v.Presets {
 		s.Presets = append(s.Presets, toPreset(p))

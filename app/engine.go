@@ -73,6 +73,8 @@ type Engine interface {
 	ResourceLogs(sessionID, id string, n int) (string, error)
 	SetSessionMode(ctx context.Context, sessionID, mode string) error
 	RerunUnconfined(ctx context.Context, sessionID string, turn, iter, call int) (backend.Accepted, error)
+	AnswerApproval(sessionID, id string, approve bool) error
+	SetAskOnRefusal(on bool) error
 	TrustWorkspace(ctx context.Context, workspace string) error
 }
 

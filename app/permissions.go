@@ -51,3 +51,24 @@ func (a *App) TrustWorkspace(workspace string) error {
 	}
 	return nil
 }
+
+// AnswerApproval answers a program waiting at a call the sandbox refused
+// ("ask" mode): approve runs that command once more without the sandbox.
+func (a *App) AnswerApproval(sessionID, id string, approve bool) error {
+	if strings.TrimSpace(sessionID) == "" || strings.TrimSpace(id) == "" {
+		return fmt.Errorf("answer: %w: need a session and a question", ErrInput)
+	}
+	if err := a.eng.AnswerApproval(sessionID, id, approve); err != nil {
+		return fmt.Errorf("answer: %w", err)
+	}
+	return nil
+}
+
+// SetAskOnRefusal saves whether a command the sandbox refuses waits for
+// the person's answer at its call (from the next turn).
+func (a *App) SetAskOnRefusal(on bool) error {
+	if err := a.eng.SetAskOnRefusal(on); err != nil {
+		return fmt.Errorf("ask setting: %w", err)
+	}
+	return nil
+}

@@ -24,6 +24,20 @@ func (f *fakeEngine) RerunUnconfined(_ context.Context, sid string, turn, iter, 
 	return backend.Accepted{SessionID: sid, Kind: backend.KindTurn, Started: true}, f.err
 }
 
+func (f *fakeEngine) AnswerApproval(sid, id string, approve bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.calls = append(f.res.calls, fmt.Sprintf("answer %s %s %v", sid, id, approve))
+	return f.err
+}
+
+func (f *fakeEngine) SetAskOnRefusal(on bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.calls = append(f.res.calls, fmt.Sprintf("ask %v", on))
+	return f.err
+}
+
 func (f *fakeEngine) TrustWorkspace(_ context.Context, ws string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -46,6 +60,9 @@ func TestPermissionMethods(t *testing.T) {
 	if err := a.TrustWorkspace(dir + "/missing"); err == nil {
 		t.Error("TrustWorkspace of a missing folder succeeded")
 	}
+	if err := a.AnswerApproval("s1", " ", true); err == nil {
+		t.Error("AnswerApproval without a question succeeded")
+	}
 	if err := a.SetSessionMode("s1", "read-only"); err != nil {
 		t.Fatal(err)
 	}
@@ -55,11 +72,17 @@ func TestPermissionMethods(t *testing.T) {
 	if err := a.TrustWorkspace(dir); err != nil {
 		t.Fatal(err)
 	}
+	if err := a.AnswerApproval("s1", "q1", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetAskOnRefusal(true); err != nil {
+		t.Fatal(err)
+	}
 	real, _ := os.Readlink(dir) // not a link: keeps dir
 	if real == "" {
 		real = dir
 	}
-	want := []string{"mode s1 read-only", "rerun s1 2 1 0", "trust " + real}
+	want := []string{"mode s1 read-only", "rerun s1 2 1 0", "trust " + real, "answer s1 q1 false", "ask true"}
 	if diff := cmp.Diff(want, eng.res.calls); diff != "" {
 		t.Errorf("engine calls (-want +got):\n%s", diff)
 	}

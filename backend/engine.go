@@ -90,6 +90,9 @@ type Transcript struct {
 	Session SessionInfo `json:"session"`
 	Turns   []TurnView  `json:"turns"`
 	Seq     int64       `json:"seq"`
+	// Questions waiting for the person now (approvals.go): a program
+	// waits at a call the sandbox refused.
+	Questions []events.Approval `json:"questions,omitempty"`
 }
 
 // SendRequest asks for one turn. SessionID empty starts a new session in

@@ -47,6 +47,13 @@ type Options struct {
 	// TrustProject trusts every workspace this engine runs for (`vis run
 	// --trust-project`): its execution settings and SYSTEM.md apply.
 	TrustProject bool
+	// CanAsk: this front can ask the person at a program's call (the
+	// window): with permissions.ask on (or Ask), a command the sandbox
+	// refuses waits for the person's answer (approvals.go). Headless
+	// fronts leave it off and never ask.
+	CanAsk bool
+	// Ask turns asking on whatever the config says (`vis-desktop --ask`).
+	Ask bool
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -64,6 +71,8 @@ type Engine struct {
 	inflight     inflight     // the running iterations' programs (inflight.go)
 	modeOverride confine.Mode // Options.Sandbox
 	trustProject bool         // Options.TrustProject
+	canAsk, ask  bool         // Options.CanAsk, Options.Ask
+	approvals    approvals    // questions waiting for the person (approvals.go)
 	home         string
 	getenv       func(string) string
 	store        *store.Store
@@ -108,6 +117,7 @@ type sessionRT struct {
 	cur    atomic.Pointer[[2]int]         // turn and iteration of the program running now
 	live   atomic.Pointer[liveTail]       // the running tool's live output (livetail.go)
 	policy atomic.Pointer[confine.Policy] // the confinement of this turn's processes (permissions.go)
+	ask    atomic.Bool                    // this turn asks the person when the sandbox refuses a command (approvals.go)
 	ticket atomic.Pointer[goals.Ticket]   // the goal as the current model request started
 	usage  atomic.Pointer[liveUsage]      // the running turn's tokens so far (Status)
 }
@@ -155,7 +165,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	e := &Engine{modeOverride: mode, trustProject: opts.TrustProject, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
+	e := &Engine{modeOverride: mode, trustProject: opts.TrustProject, canAsk: opts.CanAsk, ask: opts.Ask, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
 		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
 	e.inflight.m = map[string]*inflightIter{}
 	e.broker.OnPublish(e.inflight.observe)
@@ -323,7 +333,7 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 		tv = append(tv, v)
 	}
 	e.inflight.addTo(id, tv)
-	return Transcript{Session: sessionInfo(s), Turns: tv, Seq: seq}, nil
+	return Transcript{Session: sessionInfo(s), Turns: tv, Seq: seq, Questions: e.Questions(id)}, nil
 }
 
 // RunTurn runs one turn and returns when it ends: Run with the request's
@@ -512,6 +522,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	}
 	policy, pwarn := e.policyFor(id, rt.workspace, chosen, rv.cfg)
 	rt.policy.Store(&policy)
+	rt.ask.Store(e.asks(rv.cfg))
 	for _, w := range pwarn {
 		e.broker.Publish(events.Event{SessionID: id, Data: events.Warning{Message: w}})
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/live"
 )
@@ -103,7 +104,11 @@ func (e *Engine) toolCtx(sid string, rt *sessionRT) func(ctx context.Context, na
 		if old := rt.live.Swap(lt); old != nil {
 			old.close()
 		}
-		return rt.confined(live.With(ctx, lt.line))
+		ctx = rt.confined(live.With(ctx, lt.line))
+		if rt.ask.Load() {
+			ctx = confine.WithAsk(ctx, e.askFunc(sid, rt))
+		}
+		return ctx
 	}
 }
 

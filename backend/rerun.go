@@ -71,6 +71,9 @@ func (e *Engine) RerunUnconfined(ctx context.Context, sessionID string, turn, it
 	if rec.SandboxRefused == "" {
 		return Accepted{SessionID: sessionID}, ErrNotRefused
 	}
+	if rec.SandboxAsked == "approved" {
+		return Accepted{SessionID: sessionID}, fmt.Errorf("%w: the person approved it at the call, and it ran there without the sandbox", ErrApproved)
+	}
 	text := fmt.Sprintf("Run again without the sandbox (approved by the person): program %d of turn %d, iteration %d", call+1, turn, iter)
 	for _, tv := range t.Turns {
 		if tv.Channel == ChannelApproval && tv.Request == text {

@@ -44,6 +44,11 @@ type SettingsView struct {
 	Presets    []config.Preset   `json:"presets"`
 	Effective  Effective         `json:"effective"`
 	ConfigFile string            `json:"config_file"`
+	// AskOnRefusal: a command the sandbox refuses waits at its call for
+	// the person's answer (permissions.ask, approvals.go); AskForced: the
+	// window was started with --ask, which turns it on whatever is saved.
+	AskOnRefusal bool `json:"ask_on_refusal"`
+	AskForced    bool `json:"ask_forced"`
 }
 
 // SaveSettingsRequest saves the window's provider. APIKey nil keeps the
@@ -74,6 +79,7 @@ func (e *Engine) Settings(ctx context.Context) (SettingsView, error) {
 		}
 		v.Provider = ps
 	}
+	v.AskForced = e.ask
 	if rv, err := e.resolve("", SendRequest{}); err != nil {
 		v.Effective.Error = strings.TrimPrefix(err.Error(), ErrConfig.Error()+": ")
 	} else {
@@ -82,8 +88,27 @@ func (e *Engine) Settings(ctx context.Context) (SettingsView, error) {
 			src = "settings"
 		}
 		v.Effective = Effective{Source: src, BaseURL: rv.res.BaseURL, Model: rv.res.Model.Name}
+		v.AskOnRefusal = rv.cfg.Permissions.AskOn()
+	}
+	if s.AskOnRefusal != nil {
+		v.AskOnRefusal = *s.AskOnRefusal
 	}
 	return v, nil
+}
+
+// SetAskOnRefusal saves the window's "ask me when the sandbox refuses a
+// command" choice (settings.json's ask_on_refusal = permissions.ask); it
+// applies from the next turn.
+func (e *Engine) SetAskOnRefusal(on bool) error {
+	s, err := config.LoadSettings(e.home)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	s.AskOnRefusal = &on
+	if err := config.SaveSettings(e.home, s); err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return nil
 }
 
 // SaveSettings validates and saves the window's provider and key.
@@ -92,7 +117,7 @@ func (e *Engine) SaveSettings(ctx context.Context, req SaveSettingsRequest) (Set
 	// The folders trusted in the window stay trusted (a damaged file is
 	// replaced, as before).
 	prev, _ := config.LoadSettings(e.home)
-	if err := config.SaveSettings(e.home, config.Settings{Provider: p, TrustedProjects: prev.TrustedProjects}); err != nil {
+	if err := config.SaveSettings(e.home, config.Settings{Provider: p, TrustedProjects: prev.TrustedProjects, AskOnRefusal: prev.AskOnRefusal}); err != nil {
 		return SettingsView{}, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if req.APIKey != nil {

@@ -36,7 +36,12 @@
 #      (full-output.png), Escape closes it;
 #  11. a program's shell prints three lines, then waits for a file in the
 #      workspace: the running tool card shows them live (live-tool.png);
-#      the smoke makes the file and the turn ends done (live-done.png).
+#      the smoke makes the file and the turn ends done (live-done.png);
+#  12. a program's shell writes outside the project: the sandbox refuses it
+#      (the file is not there), the card offers "Run again without the
+#      sandbox"; a click re-runs it as an approval turn and the file appears
+#      (sandbox-refused.png, sandbox-approved.png). Skipped, with a line
+#      saying so, where the kernel does not enforce Landlock.
 # The page's text is read as a person would copy it: Ctrl+A, Ctrl+C, then
 # the X clipboard (build/smoke/*.txt). At the end the page's error log
 # ($VIS_HOME/desktop/logs/frontend.log) must be empty.
@@ -45,7 +50,7 @@
 # shows a blank window. Look at turn.png: it must show the request, the
 # program with its output, the answer and status/iterations/tokens.
 #   scripts/smoke.sh                      build, then test
-#   SMOKE_SKIP_BUILD=1 scripts/smoke.sh   test the existing build/bin/vis
+#   SMOKE_SKIP_BUILD=1 scripts/smoke.sh   test the existing build/bin/vis-desktop
 # Output in build/smoke/: app.png (first frame), live.png (while the turn
 # runs, when caught), turn.png, new.png, reopened.png, restart.png,
 # app.log (the app's stdout and stderr), fakellm.log.
@@ -56,7 +61,7 @@ log() { printf '\033[1;34m[smoke]\033[0m +%ss %s\n' "$(( $(date +%s) - t0 ))" "$
 die() { printf '\033[1;31m[smoke] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
 
 out=build/smoke
-bin=$PWD/build/bin/vis
+bin=$PWD/build/bin/vis-desktop
 wait_window=${SMOKE_WAIT:-90} # seconds; a cold WebKit start on a busy 2-core machine is slow
 wait_turn=${SMOKE_TURN_WAIT:-60}
 t0=$(date +%s)
@@ -148,9 +153,18 @@ cat >"$tmp/script.json" <<'EOF'
   {
     "content": ["The long run finished."],
     "usage": {"input_tokens": 20200, "output_tokens": 6}
+  },
+  {
+    "code": "print('confined:', session['sandbox']['confined'])\nr = shell('echo escaped > @TMP@/outside.txt')\nprint('exit', r['exit_code'])",
+    "usage": {"input_tokens": 20300, "output_tokens": 30}
+  },
+  {
+    "content": ["The sandbox kept the file out."],
+    "usage": {"input_tokens": 20400, "output_tokens": 6}
   }
 ]
 EOF
+sed -i "s|@TMP@|$tmp|g" "$tmp/script.json"
 log "build fakellm"
 go build -o "$tmp/fakellm" ./backend/provider/providertest/fakellm
 "$tmp/fakellm" -script "$tmp/script.json" -addr 127.0.0.1:0 -requests "$out/requests.jsonl" >"$out/fakellm.log" 2>&1 &
@@ -661,10 +675,13 @@ text_until() {
 # accent_boxes FILE: the transcript's runs of accent-coloured text (--accent,
 # #3b5bdb: links and the output's "show all" / "open full output"), one
 # "X Y W H" a line in window coordinates, top to bottom.
-accent_boxes() {
+accent_boxes() { colour_boxes "$1" '#3b5bdb'; }
+# colour_boxes FILE COLOUR: the same for any colour (#c92a2a: --danger, the
+# "Run again without the sandbox" button's text and border).
+colour_boxes() {
   local top=50 ch=$(( h - 270 ))
   convert "$1" -crop $(( w - 262 ))x${ch}+262+${top} +repage -fuzz 8% \
-    -fill black +opaque '#3b5bdb' -fill white -opaque '#3b5bdb' -morphology Dilate Rectangle:13x5 \
+    -fill black +opaque "$2" -fill white -opaque "$2" -morphology Dilate Rectangle:13x5 \
     -define connected-components:verbose=true -connected-components 8 null: 2>/dev/null |
     awk -v ox=262 -v oy="$top" '$NF == "srgb(255,255,255)" || $NF == "gray(255)" {
       split($2, g, /[x+]/); if (g[1] * g[2] > 60) print g[3] + ox, g[4] + oy, g[1], g[2] }' | sort -n -k2
@@ -797,8 +814,45 @@ deselect
 stable "$out/live-done.png"
 log "the running tool's lines showed live; the turn finished once the gate was made"
 
+# --- 12. the sandbox refuses a write outside the project; one approval re-runs it ---
+# The program's shell writes next to the project (in this run's temp
+# folder, outside the workspace): confined, it is refused, and the card
+# offers "Run again without the sandbox" (a danger-coloured button). One
+# click runs that program once more with full access, as a turn of its
+# own (channel approval), and the file appears.
+rm -f "$tmp/outside.txt"
+click $(( w / 2 + 130 )) $(( h - 110 ))
+xdotool type --delay 15 'Write next to the project'
+xdotool key Return
+deselect
+got=$(wait_turn_end "$lsid" 3 "the refused write")
+[ "$got" = "done|The sandbox kept the file out." ] || die "the refused write's turn ended '$got'"
+prog_out=$(vis show --json "$lsid" | json 'd.turns[2].iterations.map(i => i.output || "").join("")')
+if ! grep -qF 'confined: True' <<<"$prog_out"; then
+  # Landlock is not enforced on this kernel: nothing is refused, so there
+  # is nothing to approve (backend/confine's tests say the same).
+  log "SKIP step 12: the OS sandbox is not enforced here ($(head -n 1 <<<"$prog_out"))"
+else
+  [ ! -e "$tmp/outside.txt" ] || die "a confined shell wrote outside the workspace: $tmp/outside.txt exists"
+  text_until "$out/refused.txt" "the sandbox's refusal" 'The sandbox refused it' 'Run again without the sandbox'
+  deselect
+  stable "$out/sandbox-refused.png"
+  boxes=$(colour_boxes "$out/sandbox-refused.png" '#c92a2a')
+  [ -n "$boxes" ] || die "no danger-coloured 'Run again without the sandbox' button; see $out/sandbox-refused.png"
+  read -r bx by bw bh < <(echo "$boxes" | tail -n 1) # the newest turn's button, lowest on screen
+  click $(( bx + bw / 2 )) $(( by + bh / 2 ))
+  got=$(wait_turn_end "$lsid" 4 "the approved re-run")
+  case "$got" in done\|*) ;; *) die "the approved re-run's turn ended '$got'" ;; esac
+  [ "$(vis show --json "$lsid" | json 'd.turns[3].channel')" = approval ] || die "the re-run is not recorded as an approval turn"
+  [ -e "$tmp/outside.txt" ] || die "the approved re-run did not write $tmp/outside.txt"
+  text_until "$out/approved.txt" "the approval's record" 'Ran again without the sandbox in turn 4' 'Run again without the sandbox (approved by the person)'
+  deselect
+  stable "$out/sandbox-approved.png"
+  log "the sandbox refused the write; one approval ran it again without the sandbox (turn 4, channel approval)"
+fi
+
 # Nothing the page threw reached its error log (the app-error banner's twin).
 flog="$tmp/home/desktop/logs/frontend.log"
 [ ! -s "$flog" ] || die "the page logged uncaught errors: $(head -c 800 "$flog")"
 
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png"
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png"

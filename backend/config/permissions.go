@@ -30,7 +30,16 @@ type Permissions struct {
 	// it adds to the person's list instead of replacing it.
 	ProjectProtected []string `yaml:"project_protected,omitempty"`
 	ProjectEnvDeny   []string `yaml:"project_env_deny,omitempty"`
+	// Ask: in the window, a command the sandbox refuses waits at its call
+	// for the person to run it once without the sandbox, or not (default
+	// off: the card offers "Run again without the sandbox" afterwards).
+	// Headless runs never ask. The window's Settings keep it in
+	// settings.json (ask_on_refusal); a project file cannot set it.
+	Ask *bool `yaml:"ask,omitempty"`
 }
+
+// AskOn reports whether Ask is on.
+func (p Permissions) AskOn() bool { return p.Ask != nil && *p.Ask }
 
 // AllProtected is the person's protected paths and a project's additions.
 func (p Permissions) AllProtected() []string {

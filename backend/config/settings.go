@@ -23,6 +23,9 @@ type Settings struct {
 	// TrustedProjects are folders trusted with the window's "Trust this
 	// folder" (trust.go); added to config.yml's trusted_projects.
 	TrustedProjects []string `json:"trusted_projects,omitempty"`
+	// AskOnRefusal is permissions.ask as chosen in the window's Settings
+	// (nil = config.yml's).
+	AskOnRefusal *bool `json:"ask_on_refusal,omitempty"`
 }
 
 // SettingsProvider is the endpoint chosen in the window.
@@ -110,10 +113,14 @@ func SaveSettings(visHome string, s Settings) error {
 func settingsLayer(visHome string) (map[string]any, error) {
 	s, err := LoadSettings(visHome)
 	if err != nil || s.Provider == nil {
+		layer := map[string]any{}
 		if err == nil && len(s.TrustedProjects) > 0 {
-			return map[string]any{"trusted_projects": anyList(s.TrustedProjects)}, nil
+			layer["trusted_projects"] = anyList(s.TrustedProjects)
 		}
-		return map[string]any{}, err
+		if err == nil && s.AskOnRefusal != nil {
+			layer["permissions"] = map[string]any{"ask": *s.AskOnRefusal}
+		}
+		return layer, err
 	}
 	p := s.Provider
 	models := []any{}
@@ -137,6 +144,9 @@ func settingsLayer(visHome string) (map[string]any, error) {
 	}
 	if len(s.TrustedProjects) > 0 {
 		layer["trusted_projects"] = anyList(s.TrustedProjects)
+	}
+	if s.AskOnRefusal != nil {
+		layer["permissions"] = map[string]any{"ask": *s.AskOnRefusal}
 	}
 	return layer, nil
 }

@@ -56,6 +56,7 @@ const (
 	PhasePacks          = "packs"     // a workspace's active language packs changed
 	PhaseResources      = "resources" // a session's REPLs changed
 	PhaseQueue          = "queue"     // a session's queue changed; carries the whole queue
+	PhaseApproval       = "approval"  // a program waits for the person's answer, or got it
 )
 
 // Lossy reports whether a phase may be dropped for a slow subscriber.

@@ -24,7 +24,7 @@ func Payloads() []Payload {
 		TurnStart{}, ProviderCall{}, ProviderRetry{}, Delta{Reasoning: true}, Delta{},
 		ToolPreview{}, AssistantProse{}, FormStart{}, ToolStart{}, ToolEnd{}, ToolOutput{}, FormResult{},
 		IterationFinal{}, IterationError{}, TurnEnd{}, SessionChanged{}, Warning{}, Goal{},
-		Packs{}, Resources{}, Queue{},
+		Packs{}, Resources{}, Queue{}, Approval{},
 	}
 }
 
@@ -126,6 +126,10 @@ type CallRecord struct {
 	// tools started (the first such tool's sentence); the window offers
 	// to run the program again without the sandbox.
 	SandboxRefused string `json:"sandbox_refused,omitempty"`
+	// SandboxAsked: the person was asked at the call (the window's "ask"
+	// setting) and answered "approved" (it ran again there, without the
+	// sandbox), "declined" or "unanswered"; absent when nobody was asked.
+	SandboxAsked string `json:"sandbox_asked,omitempty"`
 }
 
 // CallError is why a program failed.
@@ -164,6 +168,9 @@ type ToolCall struct {
 	// Why the OS sandbox refused what the call started (a confined
 	// shell command's "Permission denied" outside the workspace).
 	SandboxRefused string `json:"sandbox_refused,omitempty"`
+	// SandboxAsked: the person's answer when the call asked to run the
+	// refused command without the sandbox (approved, declined, unanswered).
+	SandboxAsked string `json:"sandbox_asked,omitempty"`
 }
 
 // ToolStart: a program called a tool.
@@ -381,10 +388,31 @@ func (Goal) Phase() string           { return PhaseGoal }
 func (Packs) Phase() string          { return PhasePacks }
 func (Resources) Phase() string      { return PhaseResources }
 func (Queue) Phase() string          { return PhaseQueue }
+func (Approval) Phase() string       { return PhaseApproval }
 
 func (d Delta) Phase() string {
 	if d.Reasoning {
 		return PhaseReasoning
 	}
 	return PhaseContent
+}
+
+// Approval: a running program's tool asks the person whether to run a
+// command the OS sandbox refused once more without it (the window's "ask"
+// setting), or the question was answered. The program waits meanwhile.
+type Approval struct {
+	// The question's id, for the answer (Engine.AnswerApproval).
+	ID string `json:"id"`
+	// asked, or answered (then Answer says how).
+	State string `json:"state"`
+	// The tool that asks ("shell") and its command.
+	Tool    string `json:"tool"`
+	Command string `json:"command"`
+	// The refusal, as the call's sandbox_refused words it.
+	Why string `json:"why"`
+	// approved, declined or unanswered; absent while asked.
+	Answer string `json:"answer,omitempty"`
+	// How long the question waits for an answer before it counts as
+	// unanswered (the refusal stands).
+	WaitSeconds int `json:"wait_seconds"`
 }

@@ -678,7 +678,7 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 			}
 			for _, tc := range res.Tools {
 				if tc.SandboxRefused != "" && rec.SandboxRefused == "" {
-					rec.SandboxRefused = tc.SandboxRefused
+					rec.SandboxRefused, rec.SandboxAsked = tc.SandboxRefused, tc.SandboxAsked
 				}
 			}
 			// The event leaves the tools out: tool-start and tool-end sent them.

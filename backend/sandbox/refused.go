@@ -13,8 +13,9 @@ import (
 type refusedKey struct{}
 
 type refusal struct {
-	mu  sync.Mutex
-	why string
+	mu    sync.Mutex
+	why   string
+	asked string
 }
 
 // RefusedBySandbox records why on the builtin call running under ctx (the
@@ -36,4 +37,24 @@ func (r *refusal) get() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.why
+}
+
+// AskedPerson records, on the builtin call running under ctx, the person's
+// answer when the call asked them to run a refused command without the
+// sandbox ("approved", "declined", "unanswered"; the last one wins).
+// Outside a builtin call it does nothing. Safe from any goroutine.
+func AskedPerson(ctx context.Context, answer string) {
+	r, _ := ctx.Value(refusedKey{}).(*refusal)
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked = answer
+}
+
+func (r *refusal) answer() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.asked
 }

@@ -166,6 +166,10 @@ type ToolCall struct {
 	// SandboxRefused says the OS sandbox refused what the call started
 	// (RefusedBySandbox); "" when it did not.
 	SandboxRefused string `json:"sandbox_refused,omitempty"`
+	// SandboxAsked is the person's answer when the call asked them to run
+	// the refused command without the sandbox (AskedPerson): "approved",
+	// "declined" or "unanswered"; "" when nobody was asked.
+	SandboxAsked string `json:"sandbox_asked,omitempty"`
 }
 
 // SummarizeArgs renders bound arguments as one short line that reads like
@@ -713,7 +717,7 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 			h(b.Name, d, err)
 		}
 		if len(in.calls) < maxToolCalls {
-			tc := ToolCall{Name: b.Name, Args: SummarizeArgs(bound), DurationMs: d.Milliseconds(), SandboxRefused: refused.get()}
+			tc := ToolCall{Name: b.Name, Args: SummarizeArgs(bound), DurationMs: d.Milliseconds(), SandboxRefused: refused.get(), SandboxAsked: refused.answer()}
 			if err != nil {
 				tc.Error = err.Error()
 			}

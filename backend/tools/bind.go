@@ -2,10 +2,12 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/sandbox"
 )
 
@@ -332,6 +334,77 @@ func (s *Set) callShell(ctx context.Context, m map[string]any) (any, error) {
 	if why := sandboxRefusal(ctx, s.abs, r); why != "" {
 		out["sandbox_refused"] = why
 		sandbox.RefusedBySandbox(ctx, why)
+		return s.askToLeave(ctx, cmd, why, timeout, out)
 	}
 	return out, nil
+}
+
+// askToLeave asks the person, where a front can (confine.Ask: the window
+// with its "ask" setting on), whether to run a command the sandbox refused
+// once more without it. Approved, it runs again unconfined (the provider
+// keys still hidden) and its result replaces the refused one; otherwise
+// the refusal stands, saying so. The wait for the answer does not count
+// against the program's wall limit (holdClock, up to the block's ceiling).
+// Nobody to ask: the refused result as it is.
+func (s *Set) askToLeave(ctx context.Context, cmd, why string, timeout time.Duration, refused map[string]any) (any, error) {
+	release := holdClock(ctx)
+	answer, err := confine.Ask(ctx, confine.Question{Tool: "shell", Command: cmd, Why: why})
+	release()
+	if errors.Is(err, confine.ErrNoAsker) {
+		return refused, nil
+	}
+	sandbox.AskedPerson(ctx, string(answer))
+	if answer != confine.Approved {
+		note := "the person declined to run it without the sandbox"
+		if answer == confine.Unanswered {
+			note = "nobody answered whether to run it without the sandbox"
+			if err != nil {
+				note += " (" + err.Error() + ")"
+			}
+		}
+		refused["sandbox_asked"] = note
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("shell: %w", context.Cause(ctx))
+		}
+		return refused, nil
+	}
+	p, _ := confine.From(ctx)
+	r, err := s.Shell(confine.With(ctx, p.Unconfined()), cmd, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"exit_code": int64(r.ExitCode), "output": r.Output, "timed_out": r.TimedOut,
+		"duration_ms":     r.Duration.Milliseconds(),
+		"sandbox_refused": why,
+		"sandbox_asked":   "the person approved running it once without the sandbox; this is that run",
+	}, nil
+}
+
+// holdClock keeps the running block's deadline from coming closer while a
+// call waits for the person: what was left of it when asked is kept (plus
+// ExtendDeadline's grace), up to the block's ceiling. release ends the hold.
+func holdClock(ctx context.Context) (release func()) {
+	dl, ok := ctx.Deadline()
+	left := time.Until(dl)
+	if !ok || left <= 0 {
+		return func() {}
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				sandbox.ExtendDeadline(ctx, left)
+			}
+		}
+	}()
+	return func() { close(stop); <-done }
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import Footer from './Footer.svelte'
 import TrustBanner from './TrustBanner.svelte'
 import ProgramBlock from './ProgramBlock.svelte'
+import QuestionCard from './QuestionCard.svelte'
 import { all, cleanup, click, one, render, settle } from './testkit'
 import { approvals, program, type TurnView } from '../lib/transcript'
 import type { Status } from '../lib/types'
@@ -164,5 +165,52 @@ describe('a program that already ran again', () => {
       turn(3, 'approval', 'Run again without the sandbox (approved by the person): program 2 of turn 1, iteration 4'),
     ])
     expect([...got]).toEqual([['1:4:1', 3]])
+  })
+})
+
+describe('asked at the call ("ask" mode)', () => {
+  const question = { id: 'q1', tool: 'shell', command: 'echo hi > /x', why: 'workspace mode: Permission denied', wait_seconds: 600 }
+
+  it('the question names the command and why, and takes one answer', async () => {
+    const answers: boolean[] = []
+    const el = render(QuestionCard, {
+      question,
+      onanswer: async (approve: boolean) => {
+        answers.push(approve)
+      },
+    })
+    expect(one(el, 'sandbox-question-command')!.textContent).toBe('echo hi > /x')
+    expect(one(el, 'sandbox-question')!.textContent).toContain('workspace mode: Permission denied')
+    expect(one(el, 'sandbox-question')!.textContent).toContain('10 minutes')
+    const yes = one<HTMLButtonElement>(el, 'sandbox-approve')!
+    click(yes)
+    click(one<HTMLButtonElement>(el, 'sandbox-decline')!)
+    await settle()
+    expect(answers).toEqual([true])
+    expect(yes.disabled).toBe(true)
+  })
+
+  it('a failed answer is shown and the buttons come back', async () => {
+    const el = render(QuestionCard, {
+      question,
+      onanswer: async () => {
+        throw new Error('no such question is waiting')
+      },
+    })
+    click(one<HTMLButtonElement>(el, 'sandbox-decline')!)
+    await settle()
+    expect(el.textContent).toContain('no such question is waiting')
+    expect(one<HTMLButtonElement>(el, 'sandbox-approve')!.disabled).toBe(false)
+  })
+
+  it('the card then says what the person chose, and offers a re-run only after a refusal', () => {
+    const refused = { code: "shell('touch /x')", sandboxRefused: 'workspace mode: touch: Permission denied' }
+    let el = render(ProgramBlock, { program: program({ ...refused, sandboxAsked: 'approved' }), onrerun: async () => {} })
+    expect(one(el, 'sandbox-rerun')).toBeNull()
+    expect(one(el, 'sandbox-asked')!.textContent).toContain('You approved running it without the sandbox')
+    cleanup()
+    el = render(ProgramBlock, { program: program({ ...refused, sandboxAsked: 'declined' }), onrerun: async () => {} })
+    expect(one(el, 'sandbox-asked')!.textContent).toBe('You kept it refused')
+    expect(one(el, 'sandbox-rerun')).not.toBeNull() // a change of mind: one re-run after the program
   })
 })

@@ -135,6 +135,11 @@ export const api = {
   /** The person's approval: program k of an iteration, refused by the sandbox, runs again once with full access. */
   rerunUnconfined: (sessionId: string, turn: number, iteration: number, k: number): Promise<SubmitResult> =>
     call(() => Go.RerunUnconfined(sessionId, turn, iteration, k) as Promise<SubmitResult>),
+  /** Answers a program waiting at a call the sandbox refused: approve runs that command once without the sandbox. */
+  answerApproval: (sessionId: string, id: string, approve: boolean): Promise<void> =>
+    call(() => Go.AnswerApproval(sessionId, id, approve)),
+  /** Saves whether a command the sandbox refuses waits for the person's answer at its call. */
+  setAskOnRefusal: (on: boolean): Promise<void> => call(() => Go.SetAskOnRefusal(on)),
   /** Trusts the folder: its held-back project settings apply from the next turn. */
   trustWorkspace: (workspace: string): Promise<void> => call(() => Go.TrustWorkspace(workspace)),
   logFrontendError: (message: string, stack: string): Promise<void> =>

@@ -27,6 +27,7 @@ export type Phase =
   | 'packs'
   | 'resources'
   | 'queue'
+  | 'approval'
 
 /** The keys every event has. turn and iteration are absent on events of no turn (or before its first iteration). */
 export interface Envelope {
@@ -244,6 +245,30 @@ export interface Queue {
 }
 
 /**
+ * Approval: a running program's tool asks the person whether to run a
+ * command the OS sandbox refused once more without it (the window's "ask"
+ * setting), or the question was answered. The program waits meanwhile.
+ */
+export interface Approval {
+  /** The question's id, for the answer (Engine.AnswerApproval). */
+  id: string
+  /** asked, or answered (then Answer says how). */
+  state: string
+  /** The tool that asks ("shell") and its command. */
+  tool: string
+  command: string
+  /** The refusal, as the call's sandbox_refused words it. */
+  why: string
+  /** approved, declined or unanswered; absent while asked. */
+  answer?: string
+  /**
+   * How long the question waits for an answer before it counts as
+   * unanswered (the refusal stands).
+   */
+  wait_seconds: number
+}
+
+/**
  * CallRecord is one program an iteration ran (or refused) and what came of
  * it. The loop stores an iteration's records as a JSON array
  * (iterations.tool_calls_json), the transcript reads them back, and
@@ -292,6 +317,12 @@ export interface CallRecord {
    * to run the program again without the sandbox.
    */
   sandbox_refused?: string
+  /**
+   * SandboxAsked: the person was asked at the call (the window's "ask"
+   * setting) and answered "approved" (it ran again there, without the
+   * sandbox), "declined" or "unanswered"; absent when nobody was asked.
+   */
+  sandbox_asked?: string
 }
 
 /** Usage is the token count of a turn (chat.Usage's wire shape). */
@@ -405,6 +436,11 @@ export interface ToolCall {
    * shell command's "Permission denied" outside the workspace).
    */
   sandbox_refused?: string
+  /**
+   * SandboxAsked: the person's answer when the call asked to run the
+   * refused command without the sandbox (approved, declined, unanswered).
+   */
+  sandbox_asked?: string
 }
 
 /** One engine event; `event` tells which payload it carries. */
@@ -430,6 +466,7 @@ export type EngineEvent =
   | ({ event: 'packs' } & Envelope & Packs)
   | ({ event: 'resources' } & Envelope & Resources)
   | ({ event: 'queue' } & Envelope & Queue)
+  | ({ event: 'approval' } & Envelope & Approval)
 
 /** The event of one phase, e.g. EventOf<'turn-end'>. */
 export type EventOf<P extends Phase> = Extract<EngineEvent, { event: P }>

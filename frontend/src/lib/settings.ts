@@ -11,6 +11,8 @@ export interface SettingsApi {
   listModels: (baseUrl: string, apiKey: string) => Promise<string[]>
   testConnection: (baseUrl: string, model: string, apiKey: string) => Promise<Verdict>
   detectLocal: () => Promise<Preset[]>
+  /** Saves "ask me when the sandbox refuses a command" (from the next turn). */
+  setAskOnRefusal?: (on: boolean) => Promise<void>
 }
 
 export interface Draft {

@@ -49,6 +49,7 @@ const ZERO: { [P in Phase]: PayloadOf<P> } = {
   packs: { workspace: '', packs: null },
   resources: { resources: null },
   queue: { queue: null },
+  approval: { id: '', state: '', tool: '', command: '', why: '', wait_seconds: 0 },
 }
 
 /** What a test sets of an event of phase P: seq and session, and any envelope or payload key. */

@@ -584,3 +584,32 @@ describe('PendingEvents', () => {
     expect(view.turns[1].iterations[0].text).toBe('new')
   })
 })
+
+describe('questions a waiting program asks ("ask" mode)', () => {
+  const asked = (seq: number, id: string, over: Partial<Fields<'approval'>> = {}) =>
+    engineEvent('approval', { seq, session_id: 's1', turn: 1, iteration: 1, id, state: 'asked', tool: 'shell', command: 'echo hi > /x', why: 'workspace mode: Permission denied', wait_seconds: 600, ...over })
+  const running = () => fromSnapshot(snapshot(10, [turn(1, { status: 'running', answer: '' })], true))
+
+  it('come with the snapshot of a running turn, never with a finished one', () => {
+    const q = { id: 'q1', tool: 'shell', command: 'c', why: 'w', wait_seconds: 600 }
+    expect(fromSnapshot({ ...snapshot(10, [turn(1, { status: 'running', answer: '' })], true), questions: [q] }).questions).toEqual([q])
+    expect(fromSnapshot({ ...snapshot(10, [turn(1)]), questions: [q] }).questions).toEqual([])
+    expect(emptyView().questions).toEqual([])
+  })
+
+  it('appear when asked and go when answered, once each', () => {
+    let v = applyEvents(running(), [asked(11, 'q1')]).view
+    expect(v.questions.map((q) => [q.id, q.command, q.why])).toEqual([['q1', 'echo hi > /x', 'workspace mode: Permission denied']])
+    v = applyEvents(v, [asked(11, 'q1')]).view // a repeat (seq already seen)
+    expect(v.questions).toHaveLength(1)
+    v = applyEvents(v, [asked(12, 'q1', { state: 'answered', answer: 'approved' })]).view
+    expect(v.questions).toEqual([])
+  })
+
+  it('end with their turn, and other sessions\' questions are not shown', () => {
+    let v = applyEvents(running(), [asked(11, 'q1'), asked(12, 'q2', { session_id: 's2' })]).view
+    expect(v.questions.map((q) => q.id)).toEqual(['q1'])
+    v = applyEvents(v, [engineEvent('turn-end', { seq: 13, session_id: 's1', turn: 1, status: 'cancelled' })]).view
+    expect(v.questions).toEqual([])
+  })
+})

@@ -19,7 +19,7 @@
 // structs (backend/events/payloads.go): each case reads its fields after
 // narrowing on `event`, so a key renamed in Go fails the type check here.
 import type { CallError, EngineEvent, EventOf, QueuedInput as QueueEntry, Usage as EventUsage } from './events.gen'
-import type { Call, Iteration, QueuedInput, Transcript, Turn, Usage } from './types'
+import type { Call, Iteration, QueuedInput, Question, Transcript, Turn, Usage } from './types'
 
 /** One tool call a program made (cat, grep, shell, ...). */
 export interface ToolRun {
@@ -62,6 +62,8 @@ export interface Program {
   exitCode: number | null
   /** Why the OS sandbox refused something it started ("" = it did not): the card offers to run it again without the sandbox. */
   sandboxRefused: string
+  /** The person's answer when the call asked them ("ask" mode): approved, declined, unanswered; "" = not asked. */
+  sandboxAsked: string
 }
 
 /** One provider round trip of a turn. */
@@ -96,13 +98,15 @@ export interface TranscriptView {
   warnings: string[]
   /** The session's queue, oldest first (the engine sends it after the running turn). */
   queue: QueuedInput[]
+  /** Questions a waiting program asks the person ("ask" mode: a command the sandbox refused). */
+  questions: Question[]
 }
 
 /** Turn statuses that mean the turn is over for good. */
 const FINAL = new Set(['done', 'error', 'cancelled', 'halted'])
 
 export function emptyView(): TranscriptView {
-  return { sessionId: '', title: '', workspace: '', seq: 0, running: false, turns: [], warnings: [], queue: [] }
+  return { sessionId: '', title: '', workspace: '', seq: 0, running: false, turns: [], warnings: [], queue: [], questions: [] }
 }
 
 function zeroUsage(): Usage {
@@ -128,6 +132,7 @@ export function program(p: Partial<Program> = {}): Program {
     shell: false,
     exitCode: null,
     sandboxRefused: '',
+    sandboxAsked: '',
     ...p,
   }
 }
@@ -159,6 +164,7 @@ function programFromCall(c: Call): Program {
     line: c.error?.line ?? 0,
     duration_ms: c.duration_ms ?? 0,
     sandboxRefused: c.sandbox_refused ?? '',
+    sandboxAsked: c.sandbox_asked ?? '',
     running: c.running === true,
   })
 }
@@ -241,7 +247,12 @@ export function fromSnapshot(t: Transcript): TranscriptView {
     turns,
     warnings: [],
     queue: queueOf(t.queue),
+    questions: running ? (t.questions ?? []).map(questionOf) : [],
   }
+}
+
+function questionOf(q: Pick<Question, keyof Question>): Question {
+  return { id: q.id, tool: q.tool, command: q.command, why: q.why, wait_seconds: q.wait_seconds }
 }
 
 /**
@@ -416,6 +427,7 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
     let running = v.running
     let warnings = v.warnings
     let queue = v.queue
+    let questions = v.questions
     const iter = e.iteration ?? 0
     // Events without a turn (tool-start, tool-end, tool-output) belong to the running turn.
     let pos = e.turn ?? 0
@@ -504,6 +516,7 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
             shell: e.shell === true,
             exitCode: e.exit_code ?? null,
             sandboxRefused: e.sandbox_refused ?? '',
+            sandboxAsked: e.sandbox_asked ?? '',
           }
           t = live(t, iter, (it) => {
             const k = it.programs.findIndex((p) => (callId !== '' ? p.callId === callId : p.running && p.code === code))
@@ -565,6 +578,10 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
       case 'queue':
         queue = queueOf(e.queue)
         break
+      case 'approval':
+        questions = questions.filter((q) => q.id !== e.id)
+        if (e.state === 'asked') questions = [...questions, questionOf(e)]
+        break
       case 'warning':
         if (e.message && !warnings.includes(e.message)) warnings = [...warnings, e.message]
         break
@@ -573,7 +590,9 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
       turns = turns.slice()
       turns[i] = t
     }
-    v = { ...v, turns, running, warnings, queue, seq: Math.max(v.seq, e.seq) }
+    // A question lives no longer than its turn.
+    if (!running && questions.length) questions = []
+    v = { ...v, turns, running, warnings, queue, questions, seq: Math.max(v.seq, e.seq) }
   }
   return { view: v, reload }
 }

@@ -41,6 +41,7 @@ export interface Call {
   duration_ms: number
   /** Why the OS sandbox refused something this program started ("" or absent: it did not). */
   sandbox_refused?: string
+  sandbox_asked?: string
   /** The program has not finished: a snapshot taken while its iteration runs. */
   running?: boolean
 }
@@ -101,6 +102,21 @@ export interface Transcript {
   running: boolean
   /** The session's queue when the snapshot was read (absent from an older engine). */
   queue?: QueuedInput[]
+  /** Questions a waiting program asks the person (app.Question; "ask" mode). */
+  questions?: Question[]
+}
+
+/**
+ * A program waits at a call whose command the OS sandbox refused, asking
+ * whether to run it once more without the sandbox (app.Question, and the
+ * `approval` event's "asked" form). Answered with api.answerApproval.
+ */
+export interface Question {
+  id: string
+  tool: string
+  command: string
+  why: string
+  wait_seconds: number
 }
 
 /**
@@ -345,6 +361,10 @@ export interface Settings {
   presets: Preset[]
   effective: Effective
   config_file: string
+  /** A command the sandbox refuses waits for the person at its call (permissions.ask). */
+  ask_on_refusal?: boolean
+  /** The window was started with --ask: asking is on whatever is saved. */
+  ask_forced?: boolean
 }
 
 export interface SettingsInput {

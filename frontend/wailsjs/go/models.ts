@@ -467,6 +467,28 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class Question {
+	    id: string;
+	    tool: string;
+	    command: string;
+	    why: string;
+	    wait_seconds: number;
+	    turn: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Question(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.tool = source["tool"];
+	        this.command = source["command"];
+	        this.why = source["why"];
+	        this.wait_seconds = source["wait_seconds"];
+	        this.turn = source["turn"];
+	    }
+	}
 	export class QueuedInput {
 	    id: number;
 	    kind: string;
@@ -608,6 +630,8 @@ export namespace app {
 	    presets: Preset[];
 	    effective: Effective;
 	    config_file: string;
+	    ask_on_refusal: boolean;
+	    ask_forced: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -619,6 +643,8 @@ export namespace app {
 	        this.presets = this.convertValues(source["presets"], Preset);
 	        this.effective = this.convertValues(source["effective"], Effective);
 	        this.config_file = source["config_file"];
+	        this.ask_on_refusal = source["ask_on_refusal"];
+	        this.ask_forced = source["ask_forced"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -938,6 +964,7 @@ export namespace app {
 	    seq: number;
 	    running: boolean;
 	    queue: QueuedInput[];
+	    questions: Question[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Transcript(source);
@@ -950,6 +977,7 @@ export namespace app {
 	        this.seq = source["seq"];
 	        this.running = source["running"];
 	        this.queue = this.convertValues(source["queue"], QueuedInput);
+	        this.questions = this.convertValues(source["questions"], Question);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
