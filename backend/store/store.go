@@ -21,6 +21,9 @@
 //     for an iteration whose request the loop compacted to fit the context
 //     window, that request in full (see Iteration for the rule that rebuilds
 //     any iteration's request, and RecordedRequest).
+//   - Close does not checkpoint a WAL of up to 4 MiB (walCloseLimit): it is
+//     left for the next open, which reads it, so a process exits without the
+//     checkpoint's fsyncs; a larger one is checkpointed and truncated.
 //
 // Concurrency: a *Store is safe for concurrent use by any number of
 // goroutines. It holds one *sql.DB of at most 8 connections. Reads run in
@@ -153,8 +156,11 @@ func dsn(abs string) string {
 	return "file:" + strings.Join(segs, "/") + "?" + q.Encode()
 }
 
-// Close closes the database. Calls after Close fail.
+// Close closes the database. Calls after Close fail. The WAL is left for
+// the next open unless it is larger than walCloseLimit (see wal.go: no
+// checkpoint and its fsyncs on the way out of every `vis run`).
 func (s *Store) Close() error {
+	s.checkpointLargeWAL()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
 	}
