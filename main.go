@@ -83,15 +83,16 @@ func runWindow() (err error) {
 	if err != nil {
 		return fmt.Errorf("embedded page: %w", err)
 	}
-	eng, err := backend.Open(context.Background(), backend.Options{Home: home, Getenv: os.Getenv})
+	workspace, ask, err := windowArgs(os.Args[1:])
+	if err != nil {
+		return err
+	}
+	// The window can ask the person at a program's call (approvals).
+	eng, err := backend.Open(context.Background(), backend.Options{Home: home, Getenv: os.Getenv, CanAsk: true, Ask: ask})
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}
 	defer eng.Close()
-	workspace := ""
-	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") { // dev builds take -flags
-		workspace = os.Args[1]
-	}
 	a := app.New(eng, app.Options{
 		Home:      home,
 		Workspace: workspace,

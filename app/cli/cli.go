@@ -43,7 +43,9 @@ const (
 )
 
 const usage = `Usage:
-  vis                      open the desktop window
+  vis [--ask] [DIR]        open the desktop window (on DIR); --ask: a command the sandbox refuses waits
+                           for your answer at its call (Settings can turn this on for good); vis run
+                           never asks
   vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--image PATH]...
           [--sandbox read-only|workspace|full] [--trust-project] [--raw] [--json] PROMPT
                            run one turn headless; PROMPT "-" reads stdin; --sandbox sets what the
