@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Limits are one block's time limits (ExecWith). The host resolves them per
+// Limits are one block's time and memory limits (ExecWith). The host resolves them per
 // block, so a changed configuration applies from the next block on.
 type Limits struct {
 	// Wall is the block's deadline, measured from its start;
@@ -28,6 +28,11 @@ type Limits struct {
 	// keeps (the person's copy; the model's stays at Options.OutputLimit);
 	// 0 = DefaultKeepOutput.
 	KeepOutput int
+	// Memory is how many bytes the block may grow the heap by (memory.go);
+	// 0 = Options.MemoryLimit. MemoryWhere says where it is configured and
+	// MemoryHint how to raise it, for the error; "" leaves them out.
+	Memory                  uint64
+	MemoryWhere, MemoryHint string
 }
 
 // DefaultKeepOutput is the default Limits.KeepOutput: 4 MiB, sixty-odd
@@ -48,6 +53,12 @@ func (l Limits) withDefaults(o Options) Limits {
 	}
 	if l.KeepOutput <= 0 {
 		l.KeepOutput = DefaultKeepOutput
+	}
+	if l.Memory == 0 {
+		l.Memory = o.MemoryLimit
+	}
+	if l.Memory == 0 {
+		l.Memory = DefaultMemoryLimit
 	}
 	return l
 }

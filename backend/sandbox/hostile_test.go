@@ -83,12 +83,28 @@ func TestMemoryLimitStopsAGrowingBlock(t *testing.T) {
 	}
 	// At most 2 GB if nothing stopped it.
 	r := in.Exec(context.Background(), "a = []\nfor i in range(2000):\n    a.append('x' * 1000000)\nprint('kept', len(a))", nil)
-	if r.Err == nil || r.Err.Phase != PhaseLimit || !strings.Contains(r.Err.Message, "more than 64 MiB of memory") {
+	if r.Err == nil || r.Err.Phase != PhaseLimit || !strings.Contains(r.Err.Message, "memory limit 64 MB exceeded") {
 		t.Fatalf("err = %+v, output %q", r.Err, r.Output)
 	}
 	// The session goes on; a small block is not affected.
 	if r := in.Exec(context.Background(), "a = None\nprint(sum([i for i in range(1000)]))", nil); r.Err != nil || r.Output != "499500\n" {
 		t.Fatalf("after the limit: %q %+v", r.Output, r.Err)
+	}
+}
+
+// The block's own limit (the turn's sandbox.memory_limit_mb) wins over the
+// interpreter's, and the error names where it was set and how to raise it.
+func TestMemoryLimitPerBlock(t *testing.T) {
+	in, err := New(Options{MemoryLimit: 4 << 30}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{Memory: 64 << 20, MemoryWhere: "sandbox.memory_limit_mb: 64 in /h/config.yml", MemoryHint: "or raise sandbox.memory_limit_mb"}
+	r := in.ExecWith(context.Background(), "a = []\nfor i in range(2000):\n    a.append('x' * 1000000)", nil, lim)
+	if r.Err == nil || r.Err.Phase != PhaseLimit ||
+		!strings.HasPrefix(r.Err.Message, "memory limit 64 MB exceeded (sandbox.memory_limit_mb: 64 in /h/config.yml): the block grew the heap by ") ||
+		!strings.HasSuffix(r.Err.Hint, "; or raise sandbox.memory_limit_mb") {
+		t.Fatalf("err = %+v", r.Err)
 	}
 }
 

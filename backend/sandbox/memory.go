@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/metrics"
 	"time"
 )
@@ -31,16 +32,30 @@ func heapSample() uint64 {
 }
 
 // memoryWatch samples the heap until done closes and calls over (once)
-// when it grew by more than limit bytes over base.
+// when it grew by more than limit bytes over base. The sample counts
+// garbage not yet collected, so a block that only churns (a loop making
+// big ints) may look over a small limit: before calling over, it collects
+// and samples again (at most every gcEvery, so a heap near the limit does
+// not collect at every poll).
 func memoryWatch(base, limit uint64, done <-chan struct{}, over func(grown uint64)) {
 	t := time.NewTicker(memoryPoll)
 	defer t.Stop()
+	var lastGC time.Time
 	for {
 		select {
 		case <-done:
 			return
 		case <-t.C:
-			if now := heapSample(); now > base && now-base > limit {
+			now := heapSample()
+			if now <= base || now-base <= limit {
+				continue
+			}
+			if time.Since(lastGC) < gcEvery {
+				continue
+			}
+			runtime.GC()
+			lastGC = time.Now()
+			if now = heapSample(); now > base && now-base > limit {
 				over(now - base)
 				return
 			}
@@ -48,8 +63,17 @@ func memoryWatch(base, limit uint64, done <-chan struct{}, over func(grown uint6
 	}
 }
 
-func memoryError(limit, grown uint64) *Error {
+const gcEvery = 250 * time.Millisecond
+
+// memoryError: "memory limit 1024 MB exceeded (sandbox.memory_limit_mb:
+// unset, default 1024): the block grew the heap by 1090 MB and was
+// stopped". MB are MiB, as the key counts them.
+func memoryError(lim Limits, grown uint64) *Error {
+	hint := "process the data in pieces (read, reduce and drop it in a loop) instead of holding it all; what the block assigned before it stopped is still in its variables"
+	if lim.MemoryHint != "" {
+		hint += "; " + lim.MemoryHint
+	}
 	return &Error{Phase: PhaseLimit,
-		Message: fmt.Sprintf("the block used more than %d MiB of memory (%d MiB) and was stopped", limit>>20, grown>>20),
-		Hint:    "process the data in pieces (read, reduce and drop it in a loop) instead of holding it all; what the block assigned before it stopped is still in its variables"}
+		Message: fmt.Sprintf("memory limit %d MB exceeded%s: the block grew the heap by %d MB and was stopped", lim.Memory>>20, where(lim.MemoryWhere), grown>>20),
+		Hint:    hint}
 }

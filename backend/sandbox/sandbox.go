@@ -547,10 +547,7 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 		case <-done:
 		}
 	}()
-	memLimit := in.opts.MemoryLimit
-	if memLimit == 0 {
-		memLimit = DefaultMemoryLimit
-	}
+	memLimit := lim.withDefaults(in.opts).Memory
 	var memGrown atomic.Uint64
 	go func() { // owner: this call; ends when the block ends
 		defer wg.Done()
@@ -567,7 +564,7 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 	if err != nil {
 		switch {
 		case memGrown.Load() > 0:
-			r.Err = memoryError(memLimit, memGrown.Load())
+			r.Err = memoryError(lim.withDefaults(in.opts), memGrown.Load())
 			runtime.GC() // hand back what the stopped block let go of
 		case limitHit:
 			r.Err = &Error{Phase: PhaseLimit, Message: fmt.Sprintf("the block exceeded %d execution steps", in.opts.MaxSteps),
