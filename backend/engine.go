@@ -82,6 +82,9 @@ type TurnView struct {
 	Started    time.Time       `json:"started"`
 	Iterations []IterationView `json:"iterations"`
 	Images     []ImageRef      `json:"images"`
+	// What the turn changed in the workspace's files (checkpoints.go);
+	// absent when it ran no program.
+	Changes *TurnChanges `json:"changes,omitempty"`
 }
 
 // Transcript is a session snapshot; Seq is the broker sequence number at the

@@ -114,6 +114,9 @@ func (e *Engine) shell(ctx context.Context, id string, rt *sessionRT, req SendRe
 	}
 	pub(events.TurnStart{Request: req.Text, Channel: ChannelShell})
 	pub(events.FormStart{Code: req.Text, Shell: true})
+	cp := e.newTurnCheckpoint(id, rt.workspace) // a command changes files too
+	cp.start(turn.ID)
+	cp.before(ctx)
 	started := time.Now()
 	res, runErr := tools.Shell(ctx, rt.workspace, cmd, ShellTimeout)
 	it := store.Iteration{TurnID: turn.ID, Position: 1, Code: req.Text, Output: res.Output, Started: started, Finished: time.Now(), EvalMs: time.Since(started).Milliseconds(), Status: store.IterationDone}
@@ -144,10 +147,11 @@ func (e *Engine) shell(ctx context.Context, id string, rt *sessionRT, req SendRe
 	if err := e.store.FinishTurn(bg, turn.ID, store.TurnOutcome{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs}); err != nil {
 		return out, err
 	}
+	changes := cp.finish(bg)
 	out.ShellResult = ShellResult{SessionID: id, Turn: turn.Position, ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut}
 	out.status = status
 	out.end = func() {
-		pub(events.TurnEnd{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs})
+		pub(events.TurnEnd{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs, Changes: changes})
 		e.publishSession(id)
 	}
 	return out, runErr

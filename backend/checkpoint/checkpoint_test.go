@@ -181,7 +181,7 @@ func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 
-	res, err := k.Undo(ctx, ws, 1, UndoRefuse, 2)
+	res, err := k.Undo(ctx, ws, 1, UndoRefuse, turnID(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
 		t.Errorf("an ignored file was touched: %q", b)
 	}
 	// The undo is a turn of its own: undoing it redoes turn 1.
-	if _, err := k.Undo(ctx, ws, 2, UndoRefuse, 3); err != nil {
+	if _, err := k.Undo(ctx, ws, 2, UndoRefuse, turnID(3)); err != nil {
 		t.Fatal(err)
 	}
 	if got := TreeHash(t, ws, ignored...); got != after {
@@ -214,7 +214,7 @@ func TestUndoConflicts(t *testing.T) {
 	// The person edits a.txt and deletes n.txt after the turn.
 	sh(t, ws, "echo mine >> a.txt; rm n.txt")
 	snap := TreeHash(t, ws)
-	_, err := k.Undo(ctx, ws, 1, UndoRefuse, 2)
+	_, err := k.Undo(ctx, ws, 1, UndoRefuse, turnID(2))
 	var ce *ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("want a ConflictError, got %v", err)
@@ -226,7 +226,7 @@ func TestUndoConflicts(t *testing.T) {
 		t.Fatal("a refused undo changed files")
 	}
 	// Undo the rest: c.txt goes back, a.txt keeps the person's edit.
-	res, err := k.Undo(ctx, ws, 1, UndoRest, 2)
+	res, err := k.Undo(ctx, ws, 1, UndoRest, turnID(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestUndoConflicts(t *testing.T) {
 		t.Errorf("c.txt = %q", b)
 	}
 	// Overwrite: a.txt goes back too.
-	if _, err := k.Undo(ctx, ws, 1, UndoOverwrite, 3); err != nil {
+	if _, err := k.Undo(ctx, ws, 1, UndoOverwrite, turnID(3)); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "one\ntwo\nthree\n" {
@@ -290,7 +290,7 @@ func TestTooLargeFilesAreRecordedNotKept(t *testing.T) {
 			t.Errorf("%s was stored", name)
 		}
 	}
-	res, err := k.Undo(ctx, ws, 1, UndoRefuse, 2)
+	res, err := k.Undo(ctx, ws, 1, UndoRefuse, turnID(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestProjectGitIsUntouched(t *testing.T) {
 	if _, err := k.Diff(ctx, ws, 1, true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.Undo(ctx, ws, 1, UndoRefuse, 2); err != nil {
+	if _, err := k.Undo(ctx, ws, 1, UndoRefuse, turnID(2)); err != nil {
 		t.Fatal(err)
 	}
 	if got := state(); got != before {
@@ -405,3 +405,5 @@ func TestInheritedGitEnvironmentIsIgnored(t *testing.T) {
 	_ = slices.Contains[[]string]
 	_ = bytes.Equal
 }
+
+func turnID(n int64) func() (int64, error) { return func() (int64, error) { return n, nil } }

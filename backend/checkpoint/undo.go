@@ -43,9 +43,10 @@ func (u UndoResult) Files() int { return len(u.Restored) + len(u.Removed) }
 // back, empty directories it created removed. Files changed again since the
 // turn's after snapshot are conflicts, handled as mode says; with
 // UndoRefuse any conflict returns *ConflictError and changes nothing. The
-// undo is recorded as turn into's before and after snapshots, so undoing
-// into redoes turn.
-func (k *Keeper) Undo(ctx context.Context, ws string, turn int64, mode UndoMode, into int64) (UndoResult, error) {
+// undo is recorded as the before and after snapshots of the turn that into
+// returns (called once the undo goes ahead, before any file changes), so
+// undoing that turn redoes turn.
+func (k *Keeper) Undo(ctx context.Context, ws string, turn int64, mode UndoMode, into func() (int64, error)) (UndoResult, error) {
 	var res UndoResult
 	r, unlock, err := k.open(ctx, ws)
 	if err != nil {
@@ -88,6 +89,13 @@ func (k *Keeper) Undo(ctx context.Context, ws string, turn int64, mode UndoMode,
 			}
 			res.Skipped = res.Conflicts
 		}
+	}
+	undoTurn, err := into()
+	if err != nil {
+		return res, err
+	}
+	if err := r.writeRef(refName(undoTurn, Before), c); err != nil {
+		return res, err
 	}
 	treeB, err := r.treeModes(ctx, b, nil)
 	if err != nil {
@@ -181,10 +189,7 @@ func (k *Keeper) Undo(ctx context.Context, ws string, turn int64, mode UndoMode,
 	if err != nil {
 		return res, err
 	}
-	if err := r.writeRef(refName(into, Before), c); err != nil {
-		return res, err
-	}
-	if err := r.writeRef(refName(into, After), d); err != nil {
+	if err := r.writeRef(refName(undoTurn, After), d); err != nil {
 		return res, err
 	}
 	slices.Sort(res.Removed)

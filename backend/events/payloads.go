@@ -250,6 +250,21 @@ type TurnEnd struct {
 	Iterations int    `json:"iterations"`
 	Usage      Usage  `json:"usage"`
 	DurationMs int64  `json:"duration_ms"`
+	// What the turn changed in the workspace's files (its checkpoint);
+	// absent when it ran no program.
+	Changes *TurnChanges `json:"changes,omitempty"`
+}
+
+// TurnChanges is what a turn changed in the workspace's files, from its
+// checkpoints: "N files changed +A −D".
+type TurnChanges struct {
+	Files   int `json:"files"`
+	Added   int `json:"added"`
+	Deleted int `json:"deleted"`
+	// An undo turn: the turn it undid (undoing this one redoes that).
+	UndoOf int `json:"undo_of,omitempty"`
+	// The undo turn that undid this turn, when one did.
+	UndoneBy int `json:"undone_by,omitempty"`
 }
 
 // Usage is the token count of a turn (chat.Usage's wire shape).

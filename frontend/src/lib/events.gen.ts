@@ -201,6 +201,11 @@ export interface TurnEnd {
   iterations: number
   usage: Usage
   duration_ms: number
+  /**
+   * What the turn changed in the workspace's files (its checkpoint);
+   * absent when it ran no program.
+   */
+  changes?: TurnChanges
 }
 
 /**
@@ -331,6 +336,20 @@ export interface Usage {
   output_tokens: number
   cached_tokens?: number
   reasoning_tokens?: number
+}
+
+/**
+ * TurnChanges is what a turn changed in the workspace's files, from its
+ * checkpoints: "N files changed +A −D".
+ */
+export interface TurnChanges {
+  files: number
+  added: number
+  deleted: number
+  /** An undo turn: the turn it undid (undoing this one redoes that). */
+  undo_of?: number
+  /** The undo turn that undid this turn, when one did. */
+  undone_by?: number
 }
 
 /**

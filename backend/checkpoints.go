@@ -1,0 +1,355 @@
+package backend
+
+// Every turn is a checkpoint (issue 18): the workspace's files are
+// snapshotted lazily before the turn's first program (or a person's !cmd)
+// and again when the turn ends, however it ends; the figures of their diff
+// (files changed, +A −D) are stored with the turn (store.TurnChanges) and
+// sent in its turn-end event and transcript snapshot. TurnDiff shows a
+// turn's diff; UndoTurn restores the files as they were before a turn,
+// recorded as a turn of channel "undo" (its own checkpoint, so undoing it
+// redoes the turn; the next turn's recap tells the model). A checkpoint
+// that fails never fails the turn: it is a warning, and the turn has no
+// figures.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/visdesktop/vis/backend/checkpoint"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/store"
+)
+
+// ChannelUndo marks a turn that undid (or redid) another turn's changes.
+const ChannelUndo = "undo"
+
+type (
+	// FileChange is one file of a turn's diff.
+	FileChange = checkpoint.FileChange
+	// UndoMode says what an undo does with files changed since the turn.
+	UndoMode = checkpoint.UndoMode
+	// ConflictError names the files changed since the turn; nothing was undone.
+	ConflictError = checkpoint.ConflictError
+	// TurnChanges is a turn's figures: files changed, +A −D, undo links.
+	TurnChanges = events.TurnChanges
+)
+
+// Undo modes.
+const (
+	UndoRefuse    = checkpoint.UndoRefuse
+	UndoRest      = checkpoint.UndoRest
+	UndoOverwrite = checkpoint.UndoOverwrite
+)
+
+// ErrNoCheckpoint: the turn has no checkpoint (it ran no program, or ran
+// before checkpoints existed).
+var ErrNoCheckpoint = checkpoint.ErrNoCheckpoint
+
+func (e *Engine) keeper() *checkpoint.Keeper {
+	return checkpoint.New(filepath.Join(e.home, "desktop", "checkpoints"), checkpoint.Options{})
+}
+
+// turnCheckpoint is one turn's checkpoint: the before snapshot is taken by
+// the first program (before), the after snapshot by finish. Safe for the
+// loop's goroutines.
+type turnCheckpoint struct {
+	e    *Engine
+	sid  string
+	ws   string
+	mu   sync.Mutex
+	turn int64 // the store's turn id, from the loop's OnStart
+	took bool  // the before snapshot exists
+}
+
+func (e *Engine) newTurnCheckpoint(sid, ws string) *turnCheckpoint {
+	return &turnCheckpoint{e: e, sid: sid, ws: ws}
+}
+
+// start names the turn (its store id).
+func (c *turnCheckpoint) start(turn int64) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.turn = turn
+	c.mu.Unlock()
+}
+
+// before takes the before snapshot once, before the turn's first program.
+func (c *turnCheckpoint) before(ctx context.Context) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.took || c.turn == 0 {
+		return
+	}
+	if _, err := c.e.keeper().Take(context.WithoutCancel(ctx), c.ws, c.turn, checkpoint.Before); err != nil {
+		c.e.broker.Publish(eventWarning(c.sid, "The workspace could not be checkpointed before the program: "+err.Error()))
+		return
+	}
+	c.took = true
+}
+
+// finish takes the after snapshot when the turn had a before one, stores
+// the figures and returns them (nil when there is no checkpoint).
+func (c *turnCheckpoint) finish(ctx context.Context) *TurnChanges {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.took {
+		return nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	k := c.e.keeper()
+	if _, err := k.Take(ctx, c.ws, c.turn, checkpoint.After); err != nil {
+		c.e.broker.Publish(eventWarning(c.sid, "The workspace could not be checkpointed after the turn: "+err.Error()))
+		return nil
+	}
+	ch, err := k.Diff(ctx, c.ws, c.turn, false)
+	if err != nil {
+		c.e.broker.Publish(eventWarning(c.sid, "The turn's changes could not be listed: "+err.Error()))
+		return nil
+	}
+	s := ch.Summary()
+	if err := c.e.store.SetTurnChanges(ctx, store.TurnChanges{TurnID: c.turn, Files: s.Files, Added: s.Added, Deleted: s.Deleted}); err != nil {
+		c.e.broker.Publish(eventWarning(c.sid, "The turn's changes could not be saved: "+err.Error()))
+	}
+	return &TurnChanges{Files: s.Files, Added: s.Added, Deleted: s.Deleted}
+}
+
+// withChanges puts a turn's figures into its turn-end event.
+func withChanges(ev events.Event, ch *TurnChanges) events.Event {
+	if te, ok := ev.Data.(events.TurnEnd); ok && ch != nil {
+		te.Changes = ch
+		ev.Data = te
+	}
+	return ev
+}
+
+// addChanges fills the transcript's turns' figures and undo links.
+func (e *Engine) addChanges(ctx context.Context, id string, turns []store.Turn, tv []TurnView) {
+	cs, err := e.store.SessionChanges(ctx, id)
+	if err != nil || len(cs) == 0 {
+		return
+	}
+	pos := map[int64]int{}
+	for _, t := range turns {
+		pos[t.ID] = t.Position
+	}
+	for i := range tv {
+		if i >= len(turns) {
+			break
+		}
+		c, ok := cs[turns[i].ID]
+		if !ok {
+			continue
+		}
+		tv[i].Changes = &TurnChanges{Files: c.Files, Added: c.Added, Deleted: c.Deleted, UndoOf: pos[c.UndoOf], UndoneBy: pos[c.UndoneBy]}
+	}
+}
+
+// TurnDiff is a turn's diff.
+type TurnDiff struct {
+	SessionID string       `json:"session_id"`
+	Turn      int          `json:"turn"`
+	Files     []FileChange `json:"files"`
+	Added     int          `json:"added"`
+	Deleted   int          `json:"deleted"`
+	UndoOf    int          `json:"undo_of,omitempty"`   // this turn undid that one
+	UndoneBy  int          `json:"undone_by,omitempty"` // that turn undid this one
+}
+
+// findTurn returns the session's turn at position n, or with n 0 the
+// latest turn with a checkpoint.
+func (e *Engine) findTurn(ctx context.Context, sid string, n int) (store.Session, store.Turn, map[int64]store.TurnChanges, error) {
+	s, err := e.store.GetSession(ctx, sid)
+	if err != nil {
+		return s, store.Turn{}, nil, err
+	}
+	turns, err := e.store.ListTurns(ctx, sid)
+	if err != nil {
+		return s, store.Turn{}, nil, err
+	}
+	cs, err := e.store.SessionChanges(ctx, sid)
+	if err != nil {
+		return s, store.Turn{}, nil, err
+	}
+	for i := len(turns) - 1; i >= 0; i-- {
+		t := turns[i]
+		if n == 0 {
+			if _, ok := cs[t.ID]; ok && e.keeper().Has(s.Workspace, t.ID) {
+				return s, t, cs, nil
+			}
+			continue
+		}
+		if t.Position == n {
+			return s, t, cs, nil
+		}
+	}
+	if n == 0 {
+		return s, store.Turn{}, cs, fmt.Errorf("session %s: %w (no turn has changed files yet)", sid, ErrNoCheckpoint)
+	}
+	return s, store.Turn{}, cs, fmt.Errorf("session %s has no turn %d", sid, n)
+}
+
+// TurnDiff returns what turn n (0: the latest turn with a checkpoint) of
+// the session changed, each file with its unified diff when patch is set.
+func (e *Engine) TurnDiff(ctx context.Context, sessionID string, n int, patch bool) (TurnDiff, error) {
+	s, t, cs, err := e.findTurn(ctx, sessionID, n)
+	if err != nil {
+		return TurnDiff{}, err
+	}
+	ch, err := e.keeper().Diff(ctx, s.Workspace, t.ID, patch)
+	if err != nil {
+		return TurnDiff{}, fmt.Errorf("turn %d: %w", t.Position, err)
+	}
+	d := TurnDiff{SessionID: sessionID, Turn: t.Position, Files: ch.Files, Added: ch.Added, Deleted: ch.Deleted}
+	if c, ok := cs[t.ID]; ok {
+		d.UndoOf, d.UndoneBy = e.positionOf(ctx, sessionID, c.UndoOf), e.positionOf(ctx, sessionID, c.UndoneBy)
+	}
+	return d, nil
+}
+
+func (e *Engine) positionOf(ctx context.Context, sid string, turnID int64) int {
+	if turnID == 0 {
+		return 0
+	}
+	t, err := e.store.GetTurn(ctx, turnID)
+	if err != nil || t.SessionID != sid {
+		return 0
+	}
+	return t.Position
+}
+
+// UndoView is what an undo did.
+type UndoView struct {
+	SessionID   string   `json:"session_id"`
+	Turn        int      `json:"turn"`      // the turn undone
+	UndoTurn    int      `json:"undo_turn"` // the undo's own turn (undo it to redo)
+	Restored    []string `json:"restored"`
+	Removed     []string `json:"removed"`
+	Skipped     []string `json:"skipped,omitempty"`
+	NotRestored []string `json:"not_restored,omitempty"`
+}
+
+// ErrUndoBusy: the session runs a turn (here or in another process); an
+// undo waits for it to end.
+var ErrUndoBusy = errors.New("the session is running a turn: undo when it ends")
+
+// UndoTurn puts the workspace's files back as they were before turn n (0:
+// the latest turn with a checkpoint). Files changed since the turn are a
+// *ConflictError (nothing undone) unless mode says to skip or overwrite
+// them. The undo is recorded as a turn of channel "undo": the transcript
+// shows it, the next turn's recap tells the model, and undoing it redoes
+// turn n.
+func (e *Engine) UndoTurn(ctx context.Context, sessionID string, n int, mode UndoMode) (UndoView, error) {
+	if rt := e.lookup(sessionID); rt != nil {
+		rt.ctlMu.Lock()
+		defer rt.ctlMu.Unlock() // no turn of this session starts here meanwhile
+		if rt.ctl.running != nil {
+			return UndoView{}, ErrUndoBusy
+		}
+	}
+	if other, err := e.store.ClaimedElsewhere(ctx, sessionID); err != nil {
+		return UndoView{}, err
+	} else if other != "" {
+		return UndoView{}, ErrUndoBusy
+	}
+	s, t, cs, err := e.findTurn(ctx, sessionID, n)
+	if err != nil {
+		return UndoView{}, err
+	}
+	if !e.keeper().Has(s.Workspace, t.ID) {
+		return UndoView{}, fmt.Errorf("turn %d: %w", t.Position, ErrNoCheckpoint)
+	}
+	bg := context.WithoutCancel(ctx)
+	verb := "Undo"
+	if c := cs[t.ID]; c.UndoOf != 0 {
+		verb = "Redo" // undoing an undo
+	}
+	request := fmt.Sprintf("%s turn %d", verb, t.Position)
+	started := time.Now()
+	var undo store.Turn
+	res, err := e.keeper().Undo(bg, s.Workspace, t.ID, mode, func() (int64, error) {
+		var err error
+		undo, err = e.store.StartTurn(bg, sessionID, request, ChannelUndo)
+		return undo.ID, err
+	})
+	if err != nil {
+		if undo.ID != 0 {
+			_ = e.store.FinishTurn(bg, undo.ID, store.TurnOutcome{Status: store.TurnError, Error: err.Error(), DurationMs: time.Since(started).Milliseconds()})
+			e.publishSession(sessionID)
+		}
+		return UndoView{}, err
+	}
+	answer := undoAnswer(verb, t.Position, res)
+	if err := e.store.FinishTurn(bg, undo.ID, store.TurnOutcome{Status: store.TurnDone, Answer: answer, DurationMs: time.Since(started).Milliseconds()}); err != nil {
+		return UndoView{}, err
+	}
+	var fig TurnChanges
+	if ch, err := e.keeper().Diff(bg, s.Workspace, undo.ID, false); err == nil {
+		sum := ch.Summary()
+		fig = TurnChanges{Files: sum.Files, Added: sum.Added, Deleted: sum.Deleted}
+	}
+	if err := e.store.SetTurnChanges(bg, store.TurnChanges{TurnID: undo.ID, Files: fig.Files, Added: fig.Added, Deleted: fig.Deleted, UndoOf: t.ID}); err != nil {
+		return UndoView{}, err
+	}
+	if err := e.store.MarkUndone(bg, t.ID, undo.ID); err != nil {
+		return UndoView{}, err
+	}
+	pub := func(p events.Payload) {
+		e.broker.Publish(events.Event{SessionID: sessionID, Turn: undo.Position, Data: p})
+	}
+	fig.UndoOf = t.Position
+	pub(events.TurnStart{Request: request, Channel: ChannelUndo})
+	pub(events.TurnEnd{Status: store.TurnDone, Answer: answer, DurationMs: time.Since(started).Milliseconds(), Changes: &fig})
+	e.publishSession(sessionID)
+	return UndoView{SessionID: sessionID, Turn: t.Position, UndoTurn: undo.Position, Restored: nonNil(res.Restored), Removed: nonNil(res.Removed), Skipped: res.Skipped, NotRestored: res.NotRestored}, nil
+}
+
+// undoAnswer is the undo turn's answer, which the next turn's recap shows
+// the model: which turn was undone and which files are back.
+func undoAnswer(verb string, pos int, r checkpoint.UndoResult) string {
+	var b strings.Builder
+	if verb == "Redo" {
+		fmt.Fprintf(&b, "Turn %d (an undo) was undone: the files it restored have the contents they had before it again.", pos)
+	} else {
+		fmt.Fprintf(&b, "Turn %d was undone: the files it changed are back as they were before it; its edits are gone.", pos)
+	}
+	list := func(label string, ps []string) {
+		if len(ps) == 0 {
+			return
+		}
+		const max = 20
+		shown := ps
+		if len(ps) > max {
+			shown = ps[:max]
+		}
+		fmt.Fprintf(&b, " %s: %s", label, strings.Join(shown, ", "))
+		if len(ps) > max {
+			fmt.Fprintf(&b, " and %d more", len(ps)-max)
+		}
+		b.WriteString(".")
+	}
+	list("Restored", r.Restored)
+	list("Removed (created by the turn)", r.Removed)
+	list("Left as they are (changed since)", r.Skipped)
+	list("Not restored (too large to have been kept)", r.NotRestored)
+	return b.String()
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
