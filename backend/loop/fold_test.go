@@ -63,9 +63,11 @@ func roles(rec providertest.Recorded) string {
 // recorded as sent, later requests extend it again, and the store keeps the
 // folded outputs.
 func TestFoldRemovesSettledIterationsFromTheRequest(t *testing.T) {
+	withUsage := printing("B", 3000) // its usage brings `utilization` into the second result's delta
+	withUsage.Usage = &chat.Usage{InputTokens: 1000}
 	r := newRig(t, false,
 		printing("A", 3000),
-		printing("B", 3000),
+		withUsage,
 		providertest.Reply{Code: `r = fold("t1/i1-i2", "A and B are 3000 characters each")` + "\nprint(r)"},
 		printing("C", 10),
 		providertest.Reply{Content: []string{"done"}},
@@ -95,8 +97,8 @@ func TestFoldRemovesSettledIterationsFromTheRequest(t *testing.T) {
 		t.Fatalf("no # t1/i3 header after the breadcrumb:\n%.600s", result)
 	}
 	// The delta lines of the removed results ride with the breadcrumb, in order.
-	turnLine, iterLine := strings.Index(head, `session["turn"] = 1`), strings.Index(head, `session["scope"]["iter"] = 3`)
-	if turnLine < 0 || iterLine < turnLine {
+	turnLine, utilLine := strings.Index(head, `session["turn"] = 1`), strings.Index(head, `session["utilization"] = {`)
+	if turnLine < 0 || utilLine < turnLine {
 		t.Errorf("the removed results' session lines are not carried in order:\n%s", head)
 	}
 	if !strings.Contains(rest, `'folded': 't1/i1-i2'`) || !strings.Contains(rest, `'chars_saved': `) {
@@ -199,18 +201,25 @@ func TestStubKeepsBreadcrumbs(t *testing.T) {
 // the last 8 measured requests, token-weighted, in percent; absent until a
 // request is measured.
 func TestCacheHitRate(t *testing.T) {
+	const rate = "u = session['utilization']\nprint(u['cache_hit_rate'], u['cache_hit_window'])"
 	r := newRig(t, false,
-		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 1000}},
-		providertest.Reply{Code: "print(2)", Usage: &chat.Usage{InputTokens: 1000, CachedTokens: 900}},
-		providertest.Reply{Code: "print(3)", Usage: &chat.Usage{InputTokens: 2000, CachedTokens: 1900}},
+		providertest.Reply{Code: rate, Usage: &chat.Usage{InputTokens: 1000}},
+		providertest.Reply{Code: rate, Usage: &chat.Usage{InputTokens: 1000, CachedTokens: 900}},
+		providertest.Reply{Code: rate, Usage: &chat.Usage{InputTokens: 2000, CachedTokens: 1900}},
 		providertest.Reply{Content: []string{"ok"}})
 	if res := r.turn(context.Background(), "go", false); res.Status != StatusDone {
 		t.Fatalf("%+v", res)
 	}
 	reqs := r.llm.Requests()
-	for i, want := range []string{`"cache_hit_rate": 0, "cache_hit_window": 1`, `session["utilization"]["cache_hit_rate"] = 45`, `session["utilization"]["cache_hit_rate"] = 70`} {
-		if got := lastContent(reqs[i+1], 1)[0]; !strings.Contains(got, want) {
-			t.Errorf("result %d lacks %s:\n%s", i+1, want, got)
+	// The first result's delta brings the utilization; later ones hold
+	// its figures (prompt.ShownSession) and each program reads the
+	// current rate from `session`.
+	if got := lastContent(reqs[1], 1)[0]; !strings.Contains(got, `"cache_hit_rate": 0, "cache_hit_window": 1`) {
+		t.Errorf("result 1 lacks the utilization:\n%s", got)
+	}
+	for i, want := range []string{"0 1", "45 2", "70 3"} {
+		if got := lastContent(reqs[i+1], 1)[0]; !strings.Contains(got, fmt.Sprintf("# t1/i%d\n%s\n", i+1, want)) {
+			t.Errorf("program %d printed no %q:\n%s", i+1, want, got)
 		}
 	}
 	var s State

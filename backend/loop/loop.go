@@ -692,7 +692,9 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 	}
 	// The session delta rides on the first result, after a blank line.
 	if tr.t.View != nil && tr.State != nil {
-		cur := tr.t.View(tr.pos, tr.iter+1, tr.utilization(tr.iter))
+		// Only what the model should be told moves the baseline: the
+		// per-block counters are held (prompt.ShownSession).
+		cur := prompt.ShownSession(tr.State.Baseline, tr.t.View(tr.pos, tr.iter+1, tr.utilization(tr.iter)))
 		if lines := prompt.SessionDelta(tr.State.Baseline, cur); len(lines) > 0 {
 			results[0] = strings.TrimRight(results[0], "\n") + "\n\n" + strings.Join(lines, "\n")
 		}

@@ -47,7 +47,7 @@ func SessionBlock(session map[string]any) string {
 	var b strings.Builder
 	b.WriteString("```python\n")
 	b.WriteString("# `session` is a read-only view of this session that the host rebuilds before every block; assigning to it changes nothing.\n")
-	b.WriteString("# Later tool results keep it current with `session[...] = …` and `del session[...]` lines.\n")
+	b.WriteString("# Later tool results keep it current with `session[...] = …` and `del session[...]` lines when it changes; `scope` and `utilization` only when the turn, the hint or the tens of `saturation` change (each result's `# tN/iM` header names its iteration).\n")
 	b.WriteString("session = ")
 	if len(session) == 0 {
 		b.WriteString("{}")
@@ -63,6 +63,69 @@ func SessionBlock(session map[string]any) string {
 	}
 	b.WriteString("\n```\n")
 	return b.String()
+}
+
+// ShownSession returns the `session` dict as the next tool result's delta
+// should leave the model's picture of it: cur, except for the values that
+// move with every block and tell the model nothing it needs each time,
+// which keep what the model was shown last (shown, the previous picture).
+// Seed 000 asks for the `session[...] = …` structural delta "when it
+// changes"; re-sending counters on every result cost ~170 bytes an
+// iteration (a third of a short iteration's request growth) and every
+// later request re-sends them. So:
+//   - scope.iter is folded: every result is headed `# tN/iM`, and the
+//     program after it is iM+1. The whole scope is re-sent when the turn
+//     changes.
+//   - utilization (its token figures, saturation, cache hit rate) is
+//     re-sent when it first appears, when the turn changes, when the
+//     saturation's tens digit changes, and when the hint, the window or
+//     the fold budget change — what the model acts on; between those it
+//     keeps the figures last sent. A program reads the current figures
+//     from `session` itself, which the host rebuilds before every block.
+//
+// Every other key is cur's, so anything else that moves (a REPL started,
+// the goal's status, the sandbox) is sent at once. The block's comment
+// tells the model this.
+func ShownSession(shown, cur map[string]any) map[string]any {
+	if shown == nil || cur == nil {
+		return cur
+	}
+	oldScope, _ := shown["scope"].(map[string]any)
+	newScope, _ := cur["scope"].(map[string]any)
+	sameTurn := oldScope != nil && newScope != nil && oldScope["turn"] == newScope["turn"]
+	out := make(map[string]any, len(cur))
+	for k, v := range cur {
+		out[k] = v
+	}
+	if sameTurn {
+		if iter, ok := oldScope["iter"]; ok {
+			sc := make(map[string]any, len(newScope))
+			for k, v := range newScope {
+				sc[k] = v
+			}
+			sc["iter"] = iter
+			out["scope"] = sc
+		}
+		oldU, _ := shown["utilization"].(map[string]any)
+		newU, _ := cur["utilization"].(map[string]any)
+		if oldU != nil && newU != nil && sameUtilizationLevel(oldU, newU) {
+			out["utilization"] = oldU
+		}
+	}
+	return out
+}
+
+// sameUtilizationLevel: nothing the model acts on moved between two
+// utilization dicts (see ShownSession).
+func sameUtilizationLevel(a, b map[string]any) bool {
+	for _, k := range []string{"hint", "model_input_limit", "auto_compress_above"} {
+		if compact(a[k]) != compact(b[k]) {
+			return false
+		}
+	}
+	sa, okA := a["saturation"].(int)
+	sb, okB := b["saturation"].(int)
+	return okA == okB && sa/10 == sb/10
 }
 
 // SessionDelta diffs two session dicts into the lines that turn old into new:

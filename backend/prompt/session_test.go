@@ -3,6 +3,7 @@ package prompt
 import (
 	"encoding/json"
 	"math"
+	"sort"
 	"strings"
 	"testing"
 
@@ -178,4 +179,70 @@ func TestSessionDelta(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The delta a tool result carries, through ShownSession: the iteration
+// counter and the utilization figures are held while the turn, the hint,
+// the window and the tens of saturation stay; everything else is sent.
+func TestShownSessionDelta(t *testing.T) {
+	util := func(last, sat int, hint string) map[string]any {
+		u := map[string]any{"last_request_tokens": last, "turn_total_tokens": 2 * last, "saturation": sat,
+			"headroom_tokens": 1000 - last, "model_input_limit": 1000, "auto_compress_above": 900, "cache_hit_rate": sat / 2}
+		if hint != "" {
+			u["hint"] = hint
+		}
+		return u
+	}
+	view := func(turn, iter int, u map[string]any, extra ...any) map[string]any {
+		v := map[string]any{"id": "s", "turn": turn, "scope": map[string]any{"turn": turn, "iter": iter}, "resources": []any{}}
+		if u != nil {
+			v["utilization"] = u
+		}
+		for i := 0; i+1 < len(extra); i += 2 {
+			v[extra[i].(string)] = extra[i+1]
+		}
+		return v
+	}
+	static := map[string]any{"id": "s", "resources": []any{}}
+	tests := []struct {
+		name       string
+		shown, cur map[string]any
+		want       []string
+	}{
+		{"the turn's first result", static, view(1, 2, util(100, 10, "")),
+			[]string{`session["turn"] = 1`, `session["scope"] = {"iter": 2, "turn": 1}`,
+				`session["utilization"] = {"auto_compress_above": 900, "cache_hit_rate": 5, "headroom_tokens": 900, "last_request_tokens": 100, "model_input_limit": 1000, "saturation": 10, "turn_total_tokens": 200}`}},
+		{"a steady iteration", view(1, 2, util(100, 10, "")), view(1, 3, util(180, 18, "")), nil},
+		{"the utilization appears", view(1, 2, nil), view(1, 3, util(100, 10, "")),
+			[]string{`session["utilization"] = {"auto_compress_above": 900, "cache_hit_rate": 5, "headroom_tokens": 900, "last_request_tokens": 100, "model_input_limit": 1000, "saturation": 10, "turn_total_tokens": 200}`}},
+		{"the saturation's tens move", view(1, 2, util(100, 19, "")), view(1, 3, util(200, 20, "")),
+			[]string{`session["utilization"]["cache_hit_rate"] = 10`, `session["utilization"]["headroom_tokens"] = 800`,
+				`session["utilization"]["last_request_tokens"] = 200`, `session["utilization"]["saturation"] = 20`, `session["utilization"]["turn_total_tokens"] = 400`}},
+		{"a hint appears", view(1, 2, util(740, 74, "")), view(1, 3, util(750, 75, "FOLD SOON")),
+			[]string{`session["utilization"]["hint"] = "FOLD SOON"`, `session["utilization"]["headroom_tokens"] = 250`,
+				`session["utilization"]["last_request_tokens"] = 750`, `session["utilization"]["saturation"] = 75`, `session["utilization"]["turn_total_tokens"] = 1500`}},
+		{"a new turn", view(1, 9, util(300, 30, "")), view(2, 2, util(310, 31, "")),
+			[]string{`session["turn"] = 2`, `session["scope"]["iter"] = 2`, `session["scope"]["turn"] = 2`,
+				`session["utilization"]["headroom_tokens"] = 690`, `session["utilization"]["last_request_tokens"] = 310`,
+				`session["utilization"]["saturation"] = 31`, `session["utilization"]["turn_total_tokens"] = 620`}},
+		{"anything else moves at once", view(1, 2, util(100, 10, "")), view(1, 3, util(110, 11, ""), "resources", []any{"repl"}, "goal_status", "active"),
+			[]string{`session["goal_status"] = "active"`, `session["resources"] = ["repl"]`}},
+		{"the utilization goes", view(1, 2, util(100, 10, "")), view(1, 3, nil), []string{`del session["utilization"]`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shown := ShownSession(tt.shown, tt.cur)
+			got := SessionDelta(tt.shown, shown)
+			// Compared as sets: the lines' order is SessionDelta's, tested above.
+			if diff := cmp.Diff(sortedLines(tt.want), sortedLines(got)); diff != "" {
+				t.Errorf("delta (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func sortedLines(l []string) []string {
+	out := append([]string(nil), l...)
+	sort.Strings(out)
+	return out
 }

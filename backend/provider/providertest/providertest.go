@@ -139,6 +139,12 @@ type Recorded struct {
 	Raw      []byte
 	Header   http.Header
 	Messages []map[string]any
+	// Received is when the whole body had arrived; Answered when the reply
+	// was written and flushed (zero for a refused or unanswered request,
+	// and in the copy a dynamic reply or SetOnRequest sees). The gap from
+	// one request's Answered to the next one's Received is the client's own
+	// time between a response and its next request.
+	Received, Answered time.Time `json:"-"`
 }
 
 // Server is a running fake; URL ends with /v1.
@@ -331,7 +337,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Reply{Status: http.StatusBadRequest, Message: "providertest: read body: " + err.Error()})
 		return
 	}
-	rec := Recorded{Raw: raw, Header: r.Header.Clone()}
+	rec := Recorded{Raw: raw, Header: r.Header.Clone(), Received: time.Now()}
 	if err := json.Unmarshal(raw, &rec.Body); err != nil {
 		writeError(w, Reply{Status: http.StatusBadRequest, Message: "providertest: body is not JSON: " + err.Error()})
 		return
@@ -350,6 +356,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		s.onReq(rec)
 	}
 	s.reqs = append(s.reqs, rec)
+	slot := len(s.reqs) - 1
 	s.nextID++
 	id := s.nextID
 	var reply Reply
@@ -406,6 +413,9 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		includeUsage: includeUsage,
 	}
 	st.run()
+	s.mu.Lock()
+	s.reqs[slot].Answered = time.Now()
+	s.mu.Unlock()
 }
 
 // writeOverflow answers as OpenAI does when the prompt exceeds the model's
