@@ -59,6 +59,9 @@ type Call struct {
 	// SandboxRefused: why the OS sandbox refused something this program
 	// started ("" = it did not); the card offers RerunUnconfined.
 	SandboxRefused string `json:"sandbox_refused"`
+	// SandboxAsked: the person's answer when the call asked them ("ask"
+	// mode): approved, declined, unanswered; "" when nobody was asked.
+	SandboxAsked string `json:"sandbox_asked"`
 	// Running: the program has not finished (a snapshot taken while its
 	// iteration runs); the page keeps applying live events to it.
 	Running bool `json:"running"`
@@ -405,7 +408,7 @@ func toCalls(in []backend.CallView) []Call {
 	out := make([]Call, 0, len(in))
 	for _, c := range in {
 		call := Call{CallID: c.CallID, Code: c.Code, Output: c.Output, DurationMs: c.DurationMs, Tools: make([]Tool, 0, len(c.Tools)),
-			OutputClipped: c.OutputClipped, OutputBytes: c.OutputBytes, KeptBytes: c.KeptBytes, SandboxRefused: c.SandboxRefused, Running: c.Running}
+			OutputClipped: c.OutputClipped, OutputBytes: c.OutputBytes, KeptBytes: c.KeptBytes, SandboxRefused: c.SandboxRefused, SandboxAsked: c.SandboxAsked, Running: c.Running}
 		for _, t := range c.Tools {
 			call.Tools = append(call.Tools, Tool{Name: t.Name, Args: t.Args, DurationMs: t.DurationMs, Error: t.Error})
 		}

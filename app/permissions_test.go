@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/visdesktop/vis/backend"
+	"github.com/visdesktop/vis/backend/events"
 )
 
 func (f *fakeEngine) SetSessionMode(_ context.Context, sid, mode string) error {
@@ -91,5 +94,28 @@ func TestPermissionMethods(t *testing.T) {
 	st, err := a.Status("s1", "")
 	if err != nil || st.Sandbox != "full" || st.SandboxSource != "session" || st.ProjectHeld == nil {
 		t.Errorf("Status = %+v, %v", st, err)
+	}
+}
+
+// The snapshot's program record carries every key of the engine's
+// CallRecord (the page reads both the same way): a field added to the
+// engine's record and forgotten here reached the live events but vanished
+// on every reload (sandbox_asked did).
+func TestCallCarriesEveryCallRecordKey(t *testing.T) {
+	keys := func(v any) map[string]bool {
+		out := map[string]bool{}
+		rt := reflect.TypeOf(v)
+		for i := 0; i < rt.NumField(); i++ {
+			if tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ","); tag != "" && tag != "-" {
+				out[tag] = true
+			}
+		}
+		return out
+	}
+	have := keys(Call{})
+	for k := range keys(events.CallRecord{}) {
+		if !have[k] {
+			t.Errorf("app.Call has no %q, which events.CallRecord has", k)
+		}
 	}
 }

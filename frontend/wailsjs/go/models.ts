@@ -47,6 +47,7 @@ export namespace app {
 	    duration_ms: number;
 	    tools: Tool[];
 	    sandbox_refused: string;
+	    sandbox_asked: string;
 	    running: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -65,6 +66,7 @@ export namespace app {
 	        this.duration_ms = source["duration_ms"];
 	        this.tools = this.convertValues(source["tools"], Tool);
 	        this.sandbox_refused = source["sandbox_refused"];
+	        this.sandbox_asked = source["sandbox_asked"];
 	        this.running = source["running"];
 	    }
 	
