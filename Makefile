@@ -3,14 +3,15 @@
 #               build/bin/vis (headless CLI), link both into ~/.local/bin, install a
 #               launcher, open the window
 #   make test   install what is missing, then every test, GUI smoke test included
-#   make bench  engine benchmarks (see docs/PERFORMANCE.md)
+#   make bench  engine benchmarks, whole vis/vis-desktop processes, the window (docs/PERFORMANCE.md)
+#   make bench-cli    only the whole-process figures of build/bin/vis (and vis-desktop if built)
 #   make bench-start  only the window's first start and restart (build/bin/vis-desktop)
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 GOBIN := $(shell go env GOPATH 2>/dev/null)/bin
 WAILS := $(GOBIN)/wails
 
-.PHONY: run build launcher test test-frontend test-go smoke bench bench-start bindings clean
+.PHONY: run build launcher test test-frontend test-go smoke bench bench-cli bench-start bindings clean
 
 run: build launcher
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -51,9 +52,16 @@ smoke:
 	scripts/smoke.sh
 
 bench:
-	go test -run '^$$' -bench . -benchmem ./...
 	scripts/deps.sh test
-	scripts/bench-ui.sh
+	scripts/build.sh
+	go test -run '^$$' -bench . -benchmem ./...
+	BENCH_CLI_SKIP_BUILD=1 scripts/bench-cli.sh
+	BENCH_SKIP_BUILD=1 scripts/bench-ui.sh
+
+# Whole processes of build/bin/vis (rebuilt: seconds) and of build/bin/vis-desktop
+# when built: start, one turn, 20 and 200 iterations, peak RSS (docs/PERFORMANCE.md).
+bench-cli:
+	scripts/bench-cli.sh
 
 bench-start:
 	scripts/deps.sh test
