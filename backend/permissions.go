@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/confine"
@@ -159,12 +161,29 @@ func sandboxView(p confine.Policy) map[string]any {
 // hiddenEnv lists the names (never the values) of this process's
 // variables the policy keeps from the children: session["env"]["hidden"].
 func hiddenEnv(p confine.Policy) []any {
-	_, hidden := confine.Hidden(os.Environ(), p.HideEnv)
+	env := os.Environ()
+	// The view asks twice per block; matching every variable against the
+	// patterns was a tenth of a long turn's CPU. The environment and the
+	// patterns rarely change: the last answer is kept for them.
+	hiddenMemo.Lock()
+	defer hiddenMemo.Unlock()
+	if hiddenMemo.out != nil && slices.Equal(env, hiddenMemo.env) && slices.Equal(p.HideEnv, hiddenMemo.patterns) {
+		return hiddenMemo.out
+	}
+	_, hidden := confine.Hidden(env, p.HideEnv)
 	out := make([]any, len(hidden))
 	for i, h := range hidden {
 		out[i] = h
 	}
+	hiddenMemo.env, hiddenMemo.patterns, hiddenMemo.out = env, slices.Clone(p.HideEnv), out
 	return out
+}
+
+// hiddenMemo is hiddenEnv's last answer (its list is only read).
+var hiddenMemo struct {
+	sync.Mutex
+	env, patterns []string
+	out           []any
 }
 
 // confined is ctx carrying the session's current policy.

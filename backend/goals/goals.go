@@ -158,6 +158,9 @@ type Service struct {
 	newID    func() string
 	locks    [64]sync.Mutex // write locks, striped by session id
 
+	heldMu sync.Mutex
+	held   map[string]*heldGoal // sessions whose reads a turn holds (cache.go)
+
 	// beforeWrite and afterWrite, when set (tests), run between the read
 	// and the compare-and-set of every write attempt, and between a
 	// successful compare-and-set and OnChange.
@@ -189,7 +192,7 @@ func (s *Service) clock() time.Time { return time.UnixMilli(s.now().UnixMilli())
 // returned, with ok true: check Hidden). While the goal's clock runs,
 // TimeUsedMs includes the time since its last checkpoint.
 func (s *Service) Get(ctx context.Context, sessionID string) (Goal, bool, error) {
-	sg, ok, err := s.read(ctx, sessionID)
+	sg, ok, err := s.cachedRead(ctx, sessionID)
 	if err != nil || !ok {
 		return Goal{}, false, err
 	}
@@ -294,6 +297,7 @@ func (s *Service) mutate(ctx context.Context, op, sessionID string, f transform)
 			s.beforeWrite()
 		}
 		ok, err := s.st.CompareAndSwapGoal(ctx, cur.Revision, next)
+		s.invalidate(sessionID) // written, lost to another writer, or failed: read it again
 		if err != nil {
 			return cur, exists, fmt.Errorf("%s: %w", op, err)
 		}

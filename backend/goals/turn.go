@@ -21,7 +21,7 @@ type Ticket struct {
 // StopCheck, TurnHalt and FinishTurn) and one when each model request
 // starts (for Account and the update_goal builtin).
 func (s *Service) Capture(ctx context.Context, sessionID string) (Ticket, error) {
-	g, exists, err := s.read(ctx, sessionID)
+	g, exists, err := s.cachedRead(ctx, sessionID)
 	if err != nil {
 		return Ticket{}, err
 	}
