@@ -41,7 +41,11 @@
 #      (the file is not there), the card offers "Run again without the
 #      sandbox"; a click re-runs it as an approval turn and the file appears
 #      (sandbox-refused.png, sandbox-approved.png). Skipped, with a line
-#      saying so, where the kernel does not enforce Landlock.
+#      saying so, where the kernel does not enforce Landlock;
+#  13. with permissions.ask on (config.yml), the same kind of write waits at
+#      its call: the window asks (sandbox-question.png); "Run it without the
+#      sandbox" runs it once unconfined, the program goes on and the turn
+#      ends done; the card records the approval (sandbox-asked.png).
 # The page's text is read as a person would copy it: Ctrl+A, Ctrl+C, then
 # the X clipboard (build/smoke/*.txt). At the end the page's error log
 # ($VIS_HOME/desktop/logs/frontend.log) must be empty.
@@ -161,6 +165,14 @@ cat >"$tmp/script.json" <<'EOF'
   {
     "content": ["The sandbox kept the file out."],
     "usage": {"input_tokens": 20400, "output_tokens": 6}
+  },
+  {
+    "code": "r = shell('echo asked > @TMP@/asked.txt')\nprint('exit', r['exit_code'])\nprint('the program went on')",
+    "usage": {"input_tokens": 20500, "output_tokens": 30}
+  },
+  {
+    "content": ["Written after you said yes."],
+    "usage": {"input_tokens": 20600, "output_tokens": 6}
   }
 ]
 EOF
@@ -851,8 +863,44 @@ else
   log "the sandbox refused the write; one approval ran it again without the sandbox (turn 4, channel approval)"
 fi
 
+# --- 13. "ask" mode: the program waits at the refused call for the person ---
+# permissions.ask in config.yml (what Settings → "Ask me at once" saves in
+# settings.json) applies from the next turn: the refused write waits while
+# the window asks; "Run it without the sandbox" (danger-coloured) runs that
+# command once unconfined and the same program goes on.
+if grep -qF 'confined: True' <<<"$prog_out"; then
+  printf 'permissions:\n  ask: true\n' >>"$tmp/home/config.yml"
+  rm -f "$tmp/asked.txt"
+  click $(( w / 2 + 130 )) $(( h - 110 ))
+  xdotool type --delay 15 'Write next to the project, asking'
+  xdotool key Return
+  deselect
+  text_until "$out/question.txt" "the question at the call" 'The sandbox refused a command; the program waits for you.' "echo asked > $tmp/asked.txt" 'Run it without the sandbox' 'Keep it refused'
+  deselect
+  [ ! -e "$tmp/asked.txt" ] || die "the asked write happened before the answer"
+  [ "$(turn_of "$lsid" 5)" = "running|" ] || die "the asking turn is not running: '$(turn_of "$lsid" 5)'"
+  shot "$out/sandbox-question.png" # (a running turn's clock ticks: never stable)
+  # The question card sits above the composer: its danger-coloured button
+  # is the lowest danger run on screen (the Stop button is in the composer,
+  # below the crop).
+  boxes=$(colour_boxes "$out/sandbox-question.png" '#c92a2a')
+  [ -n "$boxes" ] || die "no danger-coloured 'Run it without the sandbox' button; see $out/sandbox-question.png"
+  read -r bx by bw bh < <(echo "$boxes" | tail -n 1)
+  click $(( bx + bw / 2 )) $(( by + bh / 2 ))
+  got=$(wait_turn_end "$lsid" 5 "the asked write")
+  [ "$got" = "done|Written after you said yes." ] || die "the asked write's turn ended '$got'"
+  [ -e "$tmp/asked.txt" ] || die "the approved command did not write $tmp/asked.txt"
+  case "$(vis show --json "$lsid" | json 'd.turns[4].iterations.map(i => i.output || "").join("")')" in
+  *'exit 0'*'went on'*) ;; *) die "the program did not go on with the approved run's result" ;; esac
+  text_until "$out/asked.txt" "the answer's record" 'You approved running it without the sandbox'
+  grep -qF 'The sandbox refused a command; the program waits for you.' "$out/asked.txt" && die "the question is still shown after the answer"
+  deselect
+  stable "$out/sandbox-asked.png"
+  log "ask mode: the refused write waited at its call; one click ran it without the sandbox and the program went on"
+fi
+
 # Nothing the page threw reached its error log (the app-error banner's twin).
 flog="$tmp/home/desktop/logs/frontend.log"
 [ ! -s "$flog" ] || die "the page logged uncaught errors: $(head -c 800 "$flog")"
 
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png"
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png, $out/sandbox-question.png, $out/sandbox-asked.png"
