@@ -3,7 +3,9 @@
 // it and offers "Run again without the sandbox". The person approves once;
 // the program runs again as a turn of its own ("approved by the person"),
 // the file then exists, and the session stays in workspace mode. Then
-// Settings and the footer choose the session's mode (full in red).
+// Settings turns on "Ask me at once": a refused write then waits at its
+// call, one click approves it and the program goes on. Then Settings and
+// the footer choose the session's mode (full in red).
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
@@ -13,10 +15,13 @@ scenario('sandbox-rerun', async (h) => {
   const outside = path.join(h.dir, 'outside')
   fs.mkdirSync(outside)
   const target = path.join(outside, 'escape.txt')
+  const asked = path.join(outside, 'asked.txt')
   await h.start({
     script: [
       { code: `r = shell('echo approved > ${target}')\nprint('exit', r['exit_code'], r['output'])` },
       { content: ['The sandbox refused the write.'] },
+      { code: `r = shell('echo asked > ${asked}')\nprint('exit', r['exit_code'])\nprint('went on')` },
+      { content: ['Written once you said yes.'] },
     ],
   })
   await h.send('Write a file outside the project')
@@ -48,6 +53,35 @@ scenario('sandbox-rerun', async (h) => {
   // The fake LLM was asked only for the first turn.
   expect(h.requests()).toHaveLength(2)
   await h.record('approved')
+
+  // "Ask me at once" (Settings): the next refused write waits at its call
+  // while the window asks; one click runs it without the sandbox and the
+  // same program goes on with that result.
+  await h.page.locator(tid('settings-open')).click()
+  const ask = h.page.locator(tid('settings-ask-on-refusal'))
+  expect(await ask.isChecked()).toBe(false)
+  await ask.check()
+  await h.page.locator(tid('settings-close')).click()
+  await h.send('Write it again, asking me')
+  const question = h.page.locator(tid('sandbox-question'))
+  await until('the question at the call', async () => (await question.count()) === 1)
+  expect(await h.page.locator(tid('sandbox-question-command')).innerText()).toBe(`echo asked > ${asked}`)
+  expect(await question.innerText()).toMatch(/workspace mode: .*asked\.txt: Permission denied/s)
+  expect(fs.existsSync(asked), 'the asked write ran before the answer').toBe(false)
+  await h.record('asked')
+  await question.locator(tid('sandbox-approve')).click()
+  await h.turnStatus(3, 'done')
+  await until('the question to go', async () => (await question.count()) === 0)
+  const third = h.turns().nth(2)
+  expect(await third.locator(tid('program-output')).innerText()).toMatch(/exit 0\s+went on/)
+  await until('the card to record the approval', async () => (await third.locator(tid('sandbox-asked')).count()) === 1)
+  expect(await third.locator(tid('sandbox-rerun')).count()).toBe(0)
+  expect(fs.readFileSync(asked, 'utf8')).toBe('asked\n')
+  await h.record('asked-approved')
+  // Saved: Settings shows it on when opened again.
+  await h.page.locator(tid('settings-open')).click()
+  await until('ask on in Settings', async () => await h.page.locator(tid('settings-ask-on-refusal')).isChecked())
+  await h.page.locator(tid('settings-close')).click()
 
   // The mode control: Settings chooses read-only for the session, the
   // footer then chooses full access, shown in red.

@@ -115,7 +115,7 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
   },
   'sandbox-rerun': {
     needs:
-      'program card (sandbox-refused, sandbox-rerun) for a shell write the OS sandbox refused, the approval turn (turn-request, program-output), footer-mode[data-mode]; needs Landlock',
+      'program card (sandbox-refused, sandbox-rerun, sandbox-asked) for a shell write the OS sandbox refused, the approval turn (turn-request, program-output), settings-ask-on-refusal, the question card (sandbox-question, sandbox-question-command, sandbox-approve), footer-mode[data-mode]; needs Landlock',
     run: true,
   },
 }
