@@ -61,7 +61,7 @@ var archLayers = []archLayer{
 		},
 	},
 	{
-		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary, the packs' line-protocol REPL (on process groups)",
+		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary, the packs' line-protocol REPL (on process groups), the MCP client (on process groups and the sandbox) and its test server's tools",
 		pkgs: map[string][]string{
 			"backend/attach":                        {"backend/prompt", "backend/store"},
 			"backend/ext":                           {"backend/sandbox"},
@@ -70,18 +70,21 @@ var archLayers = []archLayer{
 			"backend/goals":                         {"backend/chat", "backend/sandbox", "backend/store"},
 			"backend/loop":                          {"backend/chat", "backend/events", "backend/prompt", "backend/provider", "backend/sandbox", "backend/store"},
 			"backend/provider/providertest/fakellm": {"backend/provider/providertest"},
+			"backend/mcp":                           {"backend/confine", "backend/packs/proc", "backend/sandbox"},
+			"backend/mcp/mcptest":                   nil,
 		},
 	},
 	{
-		doc: "3 on the extension registry: session-owned processes, the language-tool facade, the language packs and their test helpers",
+		doc: "3 on the extension registry: session-owned processes, the language-tool facade, the language packs and their test helpers; the MCP test server's stdio binary",
 		pkgs: map[string][]string{
-			"backend/resources":      {"backend/ext"},
-			"backend/langtools":      {"backend/ext", "backend/sandbox", "backend/workspace"},
-			"backend/packs/clojure":  {"backend/confine", "backend/ext", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/golang":   {"backend/confine", "backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/js":       {"backend/confine", "backend/ext", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/python":   {"backend/confine", "backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/packtest": {"backend/ext", "backend/live"},
+			"backend/resources":          {"backend/ext"},
+			"backend/langtools":          {"backend/ext", "backend/sandbox", "backend/workspace"},
+			"backend/packs/clojure":      {"backend/confine", "backend/ext", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/golang":       {"backend/confine", "backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/js":           {"backend/confine", "backend/ext", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/python":       {"backend/confine", "backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/packtest":     {"backend/ext", "backend/live"},
+			"backend/mcp/mcptest/server": {"backend/mcp/mcptest"},
 		},
 	},
 	{
@@ -134,6 +137,8 @@ var archOwners = []struct {
 	{"golang.org/x/sys", []string{"backend/confine"}}, // the Landlock system calls
 	{"github.com/wailsapp/", []string{"app", "main"}}, // Wails: the window front and the composition root
 	{"github.com/google/go-cmp", nil},                 // test files only
+	// MCP: the client, and the test suite's server
+	{"github.com/modelcontextprotocol/go-sdk", []string{"backend/mcp", "backend/mcp/mcptest", "backend/mcp/mcptest/server"}},
 }
 
 // archRel names a module package relative to the module root ("main" for the

@@ -345,6 +345,7 @@ func (in *Interp) index() string {
 		fmt.Fprintf(&b, "  %s\n", summary(sandboxDocs[n]))
 	}
 	b.WriteString("Modules (import them, or use them directly): " + strings.Join(in.moduleNames(), ", ") + "\n")
+	b.WriteString(in.namespaceIndex())
 	if len(in.defOrder) > 0 {
 		b.WriteString("Your helpers: " + strings.Join(in.defOrder, ", ") + " (defs() for details)\n")
 	}
@@ -391,6 +392,9 @@ func (in *Interp) builtinDoc(th *starlark.Thread, b *starlark.Builtin, args star
 		} else {
 			return nil, fmt.Errorf("doc: expected a name, got %s", pyTypeName(v))
 		}
+	}
+	if d, ok := in.namespaceDoc(threadCtx(th), name); ok {
+		return starlark.String(d), nil
 	}
 	if d, ok := in.docOf(name); ok {
 		return starlark.String(d), nil

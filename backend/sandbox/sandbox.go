@@ -127,6 +127,10 @@ type Options struct {
 	// MemoryLimit is how many bytes a block may grow the process heap by
 	// (memory.go); 0 = DefaultMemoryLimit.
 	MemoryLimit uint64
+
+	// Namespaces are globals whose functions are found on use
+	// (namespace.go), such as mcp.<server>.<tool>.
+	Namespaces []Namespace
 }
 
 // Def is a helper function defined by the session.
@@ -362,6 +366,13 @@ func New(opts Options, builtins []Builtin) (*Interp, error) {
 		in.builtins = append(in.builtins, b)
 		in.byName[b.Name] = &in.builtins[len(in.builtins)-1]
 		g[b.Name] = in.wrapBuiltin(in.byName[b.Name])
+	}
+	for i := range in.opts.Namespaces {
+		ns := &in.opts.Namespaces[i]
+		if !isIdentifier(ns.Name) || g[ns.Name] != nil || ns.Member == nil {
+			return nil, fmt.Errorf("new sandbox: invalid or duplicate namespace %q", ns.Name)
+		}
+		g[ns.Name] = nsValue{in, ns}
 	}
 	for name := range g {
 		in.reserved[name] = true
