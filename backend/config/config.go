@@ -100,6 +100,8 @@ type Config struct {
 	// TrustedProjects are the folders whose project settings apply whole
 	// (trust.go); only the home config and settings.json set it.
 	TrustedProjects []string `yaml:"trusted_projects,omitempty"`
+	// MCPServers are the MCP servers by name (mcp.go).
+	MCPServers map[string]MCPServer `yaml:"mcp_servers,omitempty"`
 
 	// Warnings lists what was ignored while loading (project keys that are
 	// not allowed, unset ${ENV} references).
@@ -151,6 +153,9 @@ func LoadTrusting(visHome, workspace string, getenv func(string) string, trust b
 		if err := yaml.Unmarshal(raw, &m); err != nil {
 			return nil, fmt.Errorf("parse config %s: %w", f, err)
 		}
+		if m, err = prepareMCP(m, f); err != nil {
+			return nil, err
+		}
 		if i > 0 { // project file
 			warnings = append(warnings, stripProjectSecrets(m, f)...)
 			warnings = append(warnings, stripProjectPermissions(m, f)...)
@@ -164,6 +169,7 @@ func LoadTrusting(visHome, workspace string, getenv func(string) string, trust b
 		}
 		origins = sandboxOrigins(origins, m, f)
 		timeoutFrom = timeoutOrigins(timeoutFrom, m, f)
+		replaceMCP(merged, m)
 		merged = merge(merged, m)
 		if i == 0 {
 			layer, err := settingsLayer(visHome)
@@ -201,6 +207,7 @@ func LoadTrusting(visHome, workspace string, getenv func(string) string, trust b
 	}
 	c.Sandbox.from = origins
 	c.Warnings = append(c.Warnings, c.Sandbox.validate()...)
+	c.finishMCP(getenv)
 	c.Provider.from = timeoutFrom
 	c.Warnings = append(c.Warnings, c.Provider.validate()...)
 	for i := range c.Providers {

@@ -14,7 +14,7 @@ import (
 // limits, stricter permissions); what changes how the model's replies are
 // executed or replaces what the model is told — the providers' model
 // entries (tools, vision, context, ...), a replacing system_prompt, a
-// SYSTEM.md — waits until the person trusts the folder once:
+// SYSTEM.md, MCP servers (they start programs) — waits until the person trusts the folder once:
 // `trusted_projects` in $VIS_HOME/config.yml (the window's "Trust this
 // folder" writes it there too, through settings.json) or `vis run
 // --trust-project`. Until then those settings are held back and named in
@@ -68,6 +68,7 @@ func holdUntrusted(m map[string]any) []string {
 		}
 		delete(m, "providers")
 	}
+	held = append(held, heldMCP(m)...) // a project's MCP servers start programs
 	if sp, ok := m["system_prompt"].(map[string]any); ok {
 		if r, _ := sp["replace"].(bool); r {
 			delete(m, "system_prompt")
