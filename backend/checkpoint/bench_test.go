@@ -9,16 +9,29 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/visdesktop/vis/backend/workspace"
 )
 
-// project writes n files of about 1 KiB, 100 per directory.
+// project writes n files of about 1 KiB, 100 per directory, last
+// modified an hour ago.
 func project(b *testing.B, n int) string {
 	ws := b.TempDir()
 	line := strings.Repeat("x", 60) + "\n"
 	for i := 0; i < n; i++ {
 		write(b, ws, fmt.Sprintf("pkg%03d/file%05d.go", i/100, i), fmt.Sprintf("// file %d\n%s", i, strings.Repeat(line, 16)), 0o644)
+	}
+	// A project's files are older than its last snapshot.
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			err = os.Chtimes(p, old, old)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
 	}
 	return ws
 }

@@ -127,9 +127,12 @@ func (r *repo) saveState(st state) error {
 	return nil
 }
 
-// racyWindow: a file whose mtime or ctime is this close to the last
-// snapshot may have changed within the timestamp's granularity.
-const racyWindow = 2 * time.Second
+// racyWindow: a file whose mtime or ctime is this close to (or after) the
+// start of the last snapshot's walk may have changed unseen: the kernel
+// stamps files with a clock that ticks every few milliseconds, so a write
+// right after the walk read a file can leave the same stamp and size. Such
+// files are hashed again (Git's "racy" entries, with a margin for the tick).
+const racyWindow = 100 * time.Millisecond
 
 // snapshot records the workspace as a commit of the shadow repository and
 // returns its id.
