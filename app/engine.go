@@ -59,6 +59,8 @@ type Engine interface {
 	Running(sessionID string) bool
 	Prompt(ctx context.Context, sessionID string, turn, iteration int) (backend.PromptView, error)
 	CallOutput(ctx context.Context, sessionID string, turn, iter, call, offset, limit int) (backend.OutputPage, error)
+	TurnDiff(ctx context.Context, sessionID string, turn int, patch bool) (backend.TurnDiff, error)
+	UndoTurn(ctx context.Context, sessionID string, turn int, mode backend.UndoMode) (backend.UndoView, error)
 	Settings(ctx context.Context) (backend.SettingsView, error)
 	SaveSettings(ctx context.Context, req backend.SaveSettingsRequest) (backend.SettingsView, error)
 	ListModels(ctx context.Context, baseURL string, apiKey *string) ([]string, error)
@@ -75,6 +77,7 @@ type Engine interface {
 	RerunUnconfined(ctx context.Context, sessionID string, turn, iter, call int) (backend.Accepted, error)
 	AnswerApproval(sessionID, id string, approve bool) error
 	SetAskOnRefusal(on bool) error
+	SetNotifications(turnEnd, input bool) error
 	TrustWorkspace(ctx context.Context, workspace string) error
 }
 

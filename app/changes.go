@@ -1,0 +1,64 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/visdesktop/vis/backend"
+)
+
+// TurnDiff is a turn's diff for the turn card's "N files changed" view:
+// each file with its status, +A −D and unified diff.
+type TurnDiff = backend.TurnDiff
+
+// UndoOutcome is an Undo turn answer: what was undone, or, when files
+// changed since the turn and nothing was undone, those files (the page
+// asks: undo the rest, overwrite, or cancel).
+type UndoOutcome struct {
+	Undo      *backend.UndoView `json:"undo"`
+	Conflicts []string          `json:"conflicts"`
+}
+
+// TurnDiff returns what turn (0: the latest with changes) of the session
+// changed in the workspace's files.
+func (a *App) TurnDiff(sessionID string, turn int) (TurnDiff, error) {
+	if strings.TrimSpace(sessionID) == "" || turn < 0 {
+		return TurnDiff{}, fmt.Errorf("diff: %w: need a session and a turn (got %q, %d)", ErrInput, sessionID, turn)
+	}
+	ctx, _ := a.base()
+	d, err := a.eng.TurnDiff(ctx, sessionID, turn, true)
+	if err != nil {
+		return TurnDiff{}, fmt.Errorf("diff: %w", err)
+	}
+	return d, nil
+}
+
+// UndoTurn puts the files turn changed back as they were before it. mode
+// is "" (refuse when files changed since: the answer lists them), "rest"
+// (leave those, undo the others) or "overwrite".
+func (a *App) UndoTurn(sessionID string, turn int, mode string) (UndoOutcome, error) {
+	if strings.TrimSpace(sessionID) == "" || turn < 1 {
+		return UndoOutcome{}, fmt.Errorf("undo: %w: need a session and a turn (got %q, %d)", ErrInput, sessionID, turn)
+	}
+	m := backend.UndoRefuse
+	switch mode {
+	case "":
+	case "rest":
+		m = backend.UndoRest
+	case "overwrite":
+		m = backend.UndoOverwrite
+	default:
+		return UndoOutcome{}, fmt.Errorf("undo: %w: mode %q (want \"\", rest or overwrite)", ErrInput, mode)
+	}
+	ctx, _ := a.base()
+	u, err := a.eng.UndoTurn(ctx, sessionID, turn, m)
+	var ce *backend.ConflictError
+	if errors.As(err, &ce) {
+		return UndoOutcome{Conflicts: ce.Files}, nil
+	}
+	if err != nil {
+		return UndoOutcome{}, fmt.Errorf("undo: %w", err)
+	}
+	return UndoOutcome{Undo: &u, Conflicts: []string{}}, nil
+}
