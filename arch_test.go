@@ -47,17 +47,20 @@ var archLayers = []archLayer{
 			"backend/live":                nil,
 			"backend/confine":             nil,
 			"backend/packs/clojure/nrepl": nil,
+			"app/notify":                  nil, // desktop notifications over D-Bus (the window's)
+			"app/notify/notifytest":       nil, // a notification server for tests
 		},
 	},
 	{
 		doc: "1 on the leaves: persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live); per-turn checkpoints (on the workspace)",
 		pkgs: map[string][]string{
-			"backend/store":                 {"backend/chat"},
-			"backend/prompt":                {"backend/chat"},
-			"backend/provider":              {"backend/chat"},
-			"backend/provider/providertest": {"backend/chat"},
-			"backend/packs/proc":            {"backend/confine", "backend/live"},
-			"backend/checkpoint":            {"backend/workspace"},
+			"backend/store":                  {"backend/chat"},
+			"backend/prompt":                 {"backend/chat"},
+			"backend/provider":               {"backend/chat"},
+			"backend/provider/providertest":  {"backend/chat"},
+			"backend/packs/proc":             {"backend/confine", "backend/live"},
+			"backend/checkpoint":             {"backend/workspace"},
+			"app/notify/notifytest/recorder": {"app/notify/notifytest"}, // the smoke test's notification server
 		},
 	},
 	{
@@ -102,7 +105,7 @@ var archLayers = []archLayer{
 	{
 		doc: "5 the fronts, each over the engine and never each other: the Wails window (app) and the headless CLI (app/cli)",
 		pkgs: map[string][]string{
-			"app":     {"backend", "backend/attach", "backend/chat", "backend/config", "backend/events", "backend/ext", "backend/goals"},
+			"app":     {"app/notify", "backend", "backend/attach", "backend/chat", "backend/config", "backend/events", "backend/ext", "backend/goals"},
 			"app/cli": {"backend", "backend/attach", "backend/events", "backend/goals", "backend/store"},
 		},
 	},
@@ -133,10 +136,11 @@ var archOwners = []struct {
 	{"github.com/fsnotify/fsnotify", []string{"backend/workspace"}},
 	{"github.com/zalando/go-keyring", []string{"backend/secrets"}},
 	{"golang.org/x/image", []string{"backend/attach"}},
-	{"gopkg.in/yaml.v3", []string{"backend/config"}},  // the config files
-	{"golang.org/x/sys", []string{"backend/confine"}}, // the Landlock system calls
-	{"github.com/wailsapp/", []string{"app", "main"}}, // Wails: the window front and the composition root
-	{"github.com/google/go-cmp", nil},                 // test files only
+	{"gopkg.in/yaml.v3", []string{"backend/config"}},                               // the config files
+	{"golang.org/x/sys", []string{"backend/confine"}},                              // the Landlock system calls
+	{"github.com/godbus/dbus/v5", []string{"app/notify", "app/notify/notifytest"}}, // desktop notifications
+	{"github.com/wailsapp/", []string{"app", "main"}},                              // Wails: the window front and the composition root
+	{"github.com/google/go-cmp", nil},                                              // test files only
 	// MCP: the client, and the test suite's server
 	{"github.com/modelcontextprotocol/go-sdk", []string{"backend/mcp", "backend/mcp/mcptest", "backend/mcp/mcptest/server"}},
 }

@@ -57,6 +57,8 @@ type App struct {
 	bridgeDone chan struct{}
 
 	dropped droppedFiles // paths drops handed to the page (their previews)
+
+	notes notifications // desktop notifications while the window is not focused (notifications.go)
 }
 
 // New returns an App that fronts eng. Call Run to open the window.

@@ -341,6 +341,10 @@ type Settings struct {
 	// its call (SetAskOnRefusal); AskForced: started with --ask.
 	AskOnRefusal bool `json:"ask_on_refusal"`
 	AskForced    bool `json:"ask_forced"`
+	// NotifyTurnEnd, NotifyInput: desktop notifications while the window
+	// is not focused (SetNotifications).
+	NotifyTurnEnd bool `json:"notify_turn_end"`
+	NotifyInput   bool `json:"notify_input"`
 }
 
 // Key actions of SettingsInput.
@@ -514,6 +518,7 @@ func toSettings(v backend.SettingsView) Settings {
 		Presets:    make([]Preset, 0, len(v.Presets)),
 		Effective:  Effective{Source: v.Effective.Source, BaseURL: v.Effective.BaseURL, Model: v.Effective.Model, Error: v.Effective.Error},
 		ConfigFile: v.ConfigFile, AskOnRefusal: v.AskOnRefusal, AskForced: v.AskForced,
+		NotifyTurnEnd: v.NotifyTurnEnd, NotifyInput: v.NotifyInput,
 	}
 	for _, p := range v.Presets {
 		s.Presets = append(s.Presets, toPreset(p))

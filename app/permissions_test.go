@@ -41,6 +41,13 @@ func (f *fakeEngine) SetAskOnRefusal(on bool) error {
 	return f.err
 }
 
+func (f *fakeEngine) SetNotifications(turnEnd, input bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.calls = append(f.res.calls, fmt.Sprintf("notify %v %v", turnEnd, input))
+	return f.err
+}
+
 func (f *fakeEngine) TrustWorkspace(_ context.Context, ws string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

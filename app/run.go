@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/visdesktop/vis/app/notify"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -48,6 +49,11 @@ func Run(a *App, ro RunOptions) error {
 		ErrorFormatter:   func(err error) any { return err.Error() },
 		OnStartup: func(ctx context.Context) {
 			a.start(ctx, wailsShell{ctx}, FlushInterval)
+			if n, err := notify.Open(); err != nil {
+				a.opts.Logf("vis: desktop notifications are off: %v", err)
+			} else {
+				a.startNotifications(ctx, n, wailsShell{ctx})
+			}
 			// Here, not in OnDomReady: that fires again after a drop.
 			runtime.OnFileDrop(ctx, a.fileDropped)
 		},

@@ -49,6 +49,11 @@ type SettingsView struct {
 	// window was started with --ask, which turns it on whatever is saved.
 	AskOnRefusal bool `json:"ask_on_refusal"`
 	AskForced    bool `json:"ask_forced"`
+	// NotifyTurnEnd and NotifyInput: the window's desktop notifications
+	// while it is not focused, when a turn ends (done, failed, halted) and
+	// when a program waits for the person (SetNotifications).
+	NotifyTurnEnd bool `json:"notify_turn_end"`
+	NotifyInput   bool `json:"notify_input"`
 }
 
 // SaveSettingsRequest saves the window's provider. APIKey nil keeps the
@@ -80,6 +85,7 @@ func (e *Engine) Settings(ctx context.Context) (SettingsView, error) {
 		v.Provider = ps
 	}
 	v.AskForced = e.ask
+	v.NotifyTurnEnd, v.NotifyInput = s.Notifications.On("turn_end"), s.Notifications.On("input")
 	if rv, err := e.resolve("", SendRequest{}); err != nil {
 		v.Effective.Error = strings.TrimPrefix(err.Error(), ErrConfig.Error()+": ")
 	} else {
@@ -94,6 +100,21 @@ func (e *Engine) Settings(ctx context.Context) (SettingsView, error) {
 		v.AskOnRefusal = *s.AskOnRefusal
 	}
 	return v, nil
+}
+
+// SetNotifications saves which desktop notifications the window sends
+// while it is not focused: when a turn ends, when a program waits for the
+// person.
+func (e *Engine) SetNotifications(turnEnd, input bool) error {
+	s, err := config.LoadSettings(e.home)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	s.Notifications = &config.NotifySettings{TurnEnd: &turnEnd, Input: &input}
+	if err := config.SaveSettings(e.home, s); err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return nil
 }
 
 // SetAskOnRefusal saves the window's "ask me when the sandbox refuses a
@@ -117,7 +138,7 @@ func (e *Engine) SaveSettings(ctx context.Context, req SaveSettingsRequest) (Set
 	// The folders trusted in the window stay trusted (a damaged file is
 	// replaced, as before).
 	prev, _ := config.LoadSettings(e.home)
-	if err := config.SaveSettings(e.home, config.Settings{Provider: p, TrustedProjects: prev.TrustedProjects, AskOnRefusal: prev.AskOnRefusal}); err != nil {
+	if err := config.SaveSettings(e.home, config.Settings{Provider: p, TrustedProjects: prev.TrustedProjects, AskOnRefusal: prev.AskOnRefusal, Notifications: prev.Notifications}); err != nil {
 		return SettingsView{}, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if req.APIKey != nil {

@@ -26,6 +26,28 @@ type Settings struct {
 	// AskOnRefusal is permissions.ask as chosen in the window's Settings
 	// (nil = config.yml's).
 	AskOnRefusal *bool `json:"ask_on_refusal,omitempty"`
+	// Notifications: which desktop notifications the window sends while it
+	// is not focused (nil = all of them).
+	Notifications *NotifySettings `json:"notifications,omitempty"`
+}
+
+// NotifySettings turn each kind of desktop notification on or off (nil =
+// on).
+type NotifySettings struct {
+	TurnEnd *bool `json:"turn_end,omitempty"` // a turn ended: done, failed, halted by its goal
+	Input   *bool `json:"input,omitempty"`    // a program waits for the person (an approval)
+}
+
+// On reports whether a kind is on: nil settings or an unset kind are on.
+func (n *NotifySettings) On(kind string) bool {
+	if n == nil {
+		return true
+	}
+	v := n.TurnEnd
+	if kind == "input" {
+		v = n.Input
+	}
+	return v == nil || *v
 }
 
 // SettingsProvider is the endpoint chosen in the window.

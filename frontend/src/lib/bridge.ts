@@ -33,6 +33,8 @@ export const EVENTS = 'vis:events'
 export const DROP = 'vis:drop'
 /** Emitted when a second launch hands over a folder (app.WorkspaceName). */
 export const WORKSPACE = 'vis:workspace'
+/** A desktop notification about a session was clicked: open it (app.OpenSessionName). */
+export const OPEN_SESSION = 'vis:open-session'
 
 declare global {
   interface Window {
@@ -140,6 +142,10 @@ export const api = {
     call(() => Go.AnswerApproval(sessionId, id, approve)),
   /** Saves whether a command the sandbox refuses waits for the person's answer at its call. */
   setAskOnRefusal: (on: boolean): Promise<void> => call(() => Go.SetAskOnRefusal(on)),
+  /** Whether the window has the keyboard focus: desktop notifications are sent only while it has not. */
+  windowFocused: (focused: boolean): Promise<void> => call(() => Go.WindowFocused(focused)),
+  /** Saves which desktop notifications to send while the window is not focused. */
+  setNotifications: (turnEnd: boolean, input: boolean): Promise<void> => call(() => Go.SetNotifications(turnEnd, input)),
   /** Trusts the folder: its held-back project settings apply from the next turn. */
   trustWorkspace: (workspace: string): Promise<void> => call(() => Go.TrustWorkspace(workspace)),
   logFrontendError: (message: string, stack: string): Promise<void> =>
@@ -163,6 +169,12 @@ export function onEvents(cb: (batch: EngineEvent[]) => void): () => void {
 export function onDrop(cb: (paths: string[]) => void): () => void {
   if (!inWindow()) return () => {}
   return EventsOn(DROP, (paths: string[]) => cb(Array.isArray(paths) ? paths.map(String) : []))
+}
+
+/** Subscribes to "open this session" (a clicked desktop notification). */
+export function onOpenSession(cb: (sessionId: string) => void): () => void {
+  if (!inWindow()) return () => {}
+  return EventsOn(OPEN_SESSION, (id: string) => cb(String(id)))
 }
 
 /** Subscribes to workspace hand-overs from a second launch. */

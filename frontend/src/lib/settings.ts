@@ -13,6 +13,8 @@ export interface SettingsApi {
   detectLocal: () => Promise<Preset[]>
   /** Saves "ask me when the sandbox refuses a command" (from the next turn). */
   setAskOnRefusal?: (on: boolean) => Promise<void>
+  /** Saves which desktop notifications to send while the window is not focused. */
+  setNotifications?: (turnEnd: boolean, input: boolean) => Promise<void>
 }
 
 export interface Draft {

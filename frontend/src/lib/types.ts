@@ -292,6 +292,8 @@ export interface Status {
   sandbox_source?: string
   /** The workspace's project settings held back until the folder is trusted. */
   project_held?: string[]
+  /** The pid of another Vis running this session's turns (read-only here); 0 = none. */
+  held_by?: number
 }
 
 export interface PromptBlock {
@@ -365,6 +367,9 @@ export interface Settings {
   ask_on_refusal?: boolean
   /** The window was started with --ask: asking is on whatever is saved. */
   ask_forced?: boolean
+  /** Desktop notifications while the window is not focused: a turn ended; a program waits for the person. */
+  notify_turn_end?: boolean
+  notify_input?: boolean
 }
 
 export interface SettingsInput {

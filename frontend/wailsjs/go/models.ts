@@ -634,6 +634,8 @@ export namespace app {
 	    config_file: string;
 	    ask_on_refusal: boolean;
 	    ask_forced: boolean;
+	    notify_turn_end: boolean;
+	    notify_input: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -647,6 +649,8 @@ export namespace app {
 	        this.config_file = source["config_file"];
 	        this.ask_on_refusal = source["ask_on_refusal"];
 	        this.ask_forced = source["ask_forced"];
+	        this.notify_turn_end = source["notify_turn_end"];
+	        this.notify_input = source["notify_input"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

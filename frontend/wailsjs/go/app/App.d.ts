@@ -62,6 +62,8 @@ export function SetAskOnRefusal(arg1:boolean):Promise<void>;
 
 export function SetGoal(arg1:string,arg2:string,arg3:string,arg4:number):Promise<app.SubmitResult>;
 
+export function SetNotifications(arg1:boolean,arg2:boolean):Promise<void>;
+
 export function SetSessionMode(arg1:string,arg2:string):Promise<void>;
 
 export function SetWorkspace(arg1:string):Promise<string>;
@@ -85,3 +87,5 @@ export function SubmitWithImages(arg1:string,arg2:string,arg3:string,arg4:Array<
 export function TestConnection(arg1:string,arg2:string,arg3:string):Promise<app.Verdict>;
 
 export function TrustWorkspace(arg1:string):Promise<void>;
+
+export function WindowFocused(arg1:boolean):Promise<void>;

@@ -122,6 +122,10 @@ export function SetGoal(arg1, arg2, arg3, arg4) {
   return window['go']['app']['App']['SetGoal'](arg1, arg2, arg3, arg4);
 }
 
+export function SetNotifications(arg1, arg2) {
+  return window['go']['app']['App']['SetNotifications'](arg1, arg2);
+}
+
 export function SetSessionMode(arg1, arg2) {
   return window['go']['app']['App']['SetSessionMode'](arg1, arg2);
 }
@@ -168,4 +172,8 @@ export function TestConnection(arg1, arg2, arg3) {
 
 export function TrustWorkspace(arg1) {
   return window['go']['app']['App']['TrustWorkspace'](arg1);
+}
+
+export function WindowFocused(arg1) {
+  return window['go']['app']['App']['WindowFocused'](arg1);
 }
