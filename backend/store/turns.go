@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -131,10 +133,56 @@ func (s *Store) StartTurn(ctx context.Context, sessionID, request, channel strin
 }
 
 // SetTurnPrompt stores the turn's initial provider messages as JSON, for the
-// prompt inspector.
+// prompt inspector (GetTurn gives the same bytes back). A JSON array is
+// kept as its messages, each stored once however many turns send it
+// (prompt_blocks, migration 0013); anything else is kept whole.
 func (s *Store) SetTurnPrompt(ctx context.Context, turnID int64, promptJSON string) error {
+	blocks, ok := splitPrompt(promptJSON)
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE turns SET prompt_json = ? WHERE id = ?`, promptJSON, turnID)
+		if !ok {
+			res, err := tx.ExecContext(ctx, `UPDATE turns SET prompt_json = ?, prompt_blocks = '' WHERE id = ?`, promptJSON, turnID)
+			if err != nil {
+				return err
+			}
+			return affected(res, "no such turn")
+		}
+		var sessionID string
+		err := tx.QueryRowContext(ctx, `SELECT session_id FROM turns WHERE id = ?`, turnID).Scan(&sessionID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("no such turn: %w", ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		find, err := s.txStmt(ctx, tx, qFindPromptBlock)
+		if err != nil {
+			return err
+		}
+		ins, err := s.txStmt(ctx, tx, qAddPromptBlock)
+		if err != nil {
+			return err
+		}
+		ids := make([]int64, len(blocks))
+		for i, b := range blocks {
+			text := string(b)
+			if sessionID != "" {
+				text = strings.ReplaceAll(text, sessionID, "\x00")
+			}
+			sum := sha256.Sum256([]byte(text))
+			err := find.QueryRowContext(ctx, sum[:]).Scan(&ids[i])
+			if errors.Is(err, sql.ErrNoRows) {
+				err = ins.QueryRowContext(ctx, sum[:], text).Scan(&ids[i])
+			}
+			if err != nil {
+				return err
+			}
+		}
+		list, _ := json.Marshal(ids)
+		set, err := s.txStmt(ctx, tx, qSetTurnPromptBlocks)
+		if err != nil {
+			return err
+		}
+		res, err := set.ExecContext(ctx, string(list), turnID)
 		if err != nil {
 			return err
 		}
@@ -144,6 +192,78 @@ func (s *Store) SetTurnPrompt(ctx context.Context, turnID int64, promptJSON stri
 		return fmt.Errorf("set prompt of turn %d: %w", turnID, err)
 	}
 	return nil
+}
+
+// splitPrompt cuts a JSON array into its elements' exact bytes; ok is
+// false unless '[' + the elements joined by ',' + ']' is the input byte
+// for byte (compact JSON, as json.Marshal writes it) and each element is
+// a JSON object.
+func splitPrompt(promptJSON string) (blocks []json.RawMessage, ok bool) {
+	if err := json.Unmarshal([]byte(promptJSON), &blocks); err != nil || blocks == nil {
+		return nil, false
+	}
+	n := 2
+	for _, b := range blocks {
+		if len(b) == 0 || b[0] != '{' {
+			return nil, false
+		}
+		n += len(b) + 1
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteByte('[')
+	for i, b := range blocks {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.Write(b)
+	}
+	sb.WriteByte(']')
+	return blocks, sb.String() == promptJSON
+}
+
+// promptFromBlocks rebuilds a turn's prompt from its prompt_blocks list;
+// "" when the turn has none.
+func (s *Store) promptFromBlocks(ctx context.Context, turnID int64) (string, error) {
+	var list, sessionID string
+	if err := s.db.QueryRowContext(ctx, `SELECT prompt_blocks, session_id FROM turns WHERE id = ?`, turnID).Scan(&list, &sessionID); err != nil {
+		return "", err
+	}
+	if list == "" {
+		return "", nil
+	}
+	var ids []int64
+	if err := json.Unmarshal([]byte(list), &ids); err != nil {
+		return "", fmt.Errorf("prompt blocks of turn %d: %w", turnID, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT b.text FROM json_each(?) j JOIN prompt_blocks b ON b.id = j.value ORDER BY j.key`, list)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var sb strings.Builder
+	sb.WriteByte('[')
+	n := 0
+	for rows.Next() {
+		var text string
+		if err := rows.Scan(&text); err != nil {
+			return "", err
+		}
+		if n > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strings.ReplaceAll(text, "\x00", sessionID))
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	if n != len(ids) {
+		return "", fmt.Errorf("prompt of turn %d: %d of its %d messages are missing", turnID, len(ids)-n, len(ids))
+	}
+	sb.WriteByte(']')
+	return sb.String(), nil
 }
 
 // FinishTurn records how the turn ended and moves its session to the top of
@@ -204,6 +324,9 @@ func (s *Store) GetTurn(ctx context.Context, id int64) (Turn, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return Turn{}, fmt.Errorf("get turn %d: %w", id, ErrNotFound)
 	}
+	if err == nil && t.PromptJSON == "" {
+		t.PromptJSON, err = s.promptFromBlocks(ctx, id)
+	}
 	if err != nil {
 		return Turn{}, fmt.Errorf("get turn %d: %w", id, err)
 	}
@@ -253,13 +376,11 @@ func (s *Store) AddIteration(ctx context.Context, it Iteration) (int64, error) {
 	var id int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var pos int
-		err := tx.QueryRowContext(ctx, `
-			INSERT INTO iterations (turn_id, position, status, code, output, error, prose, reasoning, answer, model,
-				tool_calls_json, appended_json, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
-				started_at, finished_at, llm_ms, eval_ms, request_json)
-			VALUES (?1, CASE WHEN ?2 > 0 THEN ?2 ELSE (SELECT coalesce(max(position), 0) + 1 FROM iterations WHERE turn_id = ?1) END,
-				?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, nullif(?21, ''))
-			RETURNING id, position`,
+		ins, err := s.txStmt(ctx, tx, qAddIteration)
+		if err != nil {
+			return err
+		}
+		err = ins.QueryRowContext(ctx,
 			it.TurnID, it.Position, it.Status, it.Code, it.Output, it.Error, it.Prose, it.Reasoning, it.Answer,
 			it.Model, it.ToolCallsJSON, it.AppendedJSON, it.Usage.InputTokens, it.Usage.OutputTokens,
 			it.Usage.CachedTokens, it.Usage.ReasoningTokens, ms(it.Started), ms(it.Finished), it.LLMMs, it.EvalMs,
@@ -274,7 +395,11 @@ func (s *Store) AddIteration(ctx context.Context, it Iteration) (int64, error) {
 		if err := addOutputs(ctx, tx, id, it.Outputs); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE turns SET iterations = max(iterations, ?) WHERE id = ?`, pos, it.TurnID)
+		count, err := s.txStmt(ctx, tx, qCountIteration)
+		if err != nil {
+			return err
+		}
+		_, err = count.ExecContext(ctx, pos, it.TurnID)
 		return err
 	})
 	if err != nil {
