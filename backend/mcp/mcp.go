@@ -134,7 +134,7 @@ type Server struct {
 // conn is one live connection.
 type conn struct {
 	sess  *sdk.ClientSession
-	cmd   *exec.Cmd // stdio only
+	cmd   *exec.Cmd              // stdio only
 	tools atomic.Pointer[[]Tool] // nil until listed; dropped when the list changes
 	gone  chan struct{}
 }

@@ -80,7 +80,7 @@ func newFixture(t *testing.T) *fixture {
 	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.New(httpLog) }, nil))
 	t.Cleanup(hs.Close)
 	f := &fixture{}
-	f.set = mcp.NewSet(mcp.SetOptions{Workspace: t.TempDir(), OnStart: func(s *mcp.Server) {
+	f.set = mcp.NewSet(mcp.SetOptions{Workspace: t.TempDir(), OnStart: func(_ string, s *mcp.Server) {
 		f.mu.Lock()
 		f.started = append(f.started, s)
 		f.mu.Unlock()

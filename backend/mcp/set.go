@@ -21,10 +21,10 @@ type Set struct {
 	// sandbox); nil = the caller's ctx as it is.
 	confine func(context.Context) context.Context
 	// onStart is called after a server started (the engine registers it as
-	// a session resource).
-	onStart func(*Server)
+	// a session resource), with the server's identifier.
+	onStart func(ident string, srv *Server)
 	// onStop is called after Update stopped a server.
-	onStop func(*Server)
+	onStop func(ident string, srv *Server)
 
 	mu      sync.Mutex
 	servers map[string]*Server // by ident
@@ -34,8 +34,8 @@ type Set struct {
 type SetOptions struct {
 	Workspace string
 	Confine   func(context.Context) context.Context
-	OnStart   func(*Server)
-	OnStop    func(*Server)
+	OnStart   func(ident string, srv *Server)
+	OnStop    func(ident string, srv *Server)
 }
 
 // NewSet returns a session's empty set.
@@ -61,7 +61,7 @@ func (s *Set) Update(ctx context.Context, cfgs []Config) []string {
 		names[i] = c.Name
 	}
 	ids := Idents(names)
-	var stop []*Server
+	stop := map[string]*Server{}
 	s.mu.Lock()
 	next := map[string]*Server{}
 	for i, c := range valid {
@@ -69,21 +69,21 @@ func (s *Set) Update(ctx context.Context, cfgs []Config) []string {
 			next[ids[i]] = old
 			continue
 		} else if ok {
-			stop = append(stop, old)
+			stop[ids[i]] = old
 		}
 		next[ids[i]] = NewServer(c, s.workspace)
 	}
 	for id, old := range s.servers {
 		if _, kept := next[id]; !kept {
-			stop = append(stop, old)
+			stop[id] = old
 		}
 	}
 	s.servers = next
 	s.mu.Unlock()
-	for _, old := range stop {
+	for id, old := range stop {
 		_ = old.Stop(ctx)
 		if s.onStop != nil {
-			s.onStop(old)
+			s.onStop(id, old)
 		}
 	}
 	return warnings
@@ -132,9 +132,20 @@ func (s *Set) start(ctx context.Context, srv *Server) error {
 	}
 	started, err := srv.Start(ctx)
 	if started && s.onStart != nil {
-		s.onStart(srv)
+		s.onStart(s.identOf(srv), srv)
 	}
 	return err
+}
+
+func (s *Set) identOf(srv *Server) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, x := range s.servers {
+		if x == srv {
+			return id
+		}
+	}
+	return Ident(srv.cfg.Name)
 }
 
 // tools starts srv when needed and lists its tools.
