@@ -120,3 +120,26 @@ describe('Sidebar', () => {
     expect(calls).toEqual(['select b', 'new'])
   })
 })
+
+describe('session state dots', () => {
+  it('show each session’s state beside its title, with what it means', () => {
+    const el = render(Sidebar, {
+      sessions,
+      current: 'c',
+      workspace: '/src/alpha',
+      error: '',
+      onselect: () => {},
+      onnew: () => {},
+      onrename: async () => {},
+      ondelete: async () => {},
+      search: async () => [],
+      onhit: () => {},
+      states: { a: 'waiting', b: 'failed' },
+    })
+    const dots = all(el, 'session-state')
+    expect(dots.map((d) => [d.closest('[data-session-id]')!.getAttribute('data-session-id'), d.getAttribute('data-state'), d.getAttribute('title')])).toEqual([
+      ['a', 'waiting', 'Waiting for your answer'],
+      ['b', 'failed', 'Its last turn failed'],
+    ])
+  })
+})
