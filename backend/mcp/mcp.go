@@ -253,21 +253,13 @@ func (s *Server) connect(ctx context.Context) (*conn, error) {
 	if s.cfg.URL != "" {
 		t = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &http.Client{Transport: headerTransport{s.cfg.Headers}}, MaxRetries: 1}
 	} else {
-		argv, err := confine.CommandCtx(ctx, append([]string{s.cfg.Command}, s.cfg.Args...))
+		argv, env, err := s.argv(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrStart, s.cfg.Name, err)
 		}
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = s.dir()
-		cmd.Env = os.Environ()
-		keys := make([]string, 0, len(s.cfg.Env))
-		for k := range s.cfg.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			cmd.Env = append(cmd.Env, k+"="+s.cfg.Env[k])
-		}
+		cmd.Env = append(os.Environ(), env...)
 		cmd.Stderr = s.log
 		cmd.SysProcAttr = proc.SysProcAttr()
 		c.cmd = cmd
@@ -311,6 +303,41 @@ func (s *Server) connect(ctx context.Context) (*conn, error) {
 		}
 		return nil, fmt.Errorf("%w: %s: %w", ErrStart, s.cfg.Name, context.Cause(ctx))
 	}
+}
+
+// argv is the stdio child's command line, wrapped by ctx's confinement,
+// and the configured variables to add to its environment. The
+// confinement hides provider keys and tokens (*_TOKEN, ...) from every
+// child; a variable the server's own config sets is meant for it, so one
+// the policy would hide is passed through env(1) after the helper instead.
+func (s *Server) argv(ctx context.Context) (argv, env []string, err error) {
+	keys := make([]string, 0, len(s.cfg.Env))
+	for k := range s.cfg.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var pairs []string
+	for _, k := range keys {
+		pairs = append(pairs, k+"="+s.cfg.Env[k])
+	}
+	inner := append([]string{s.cfg.Command}, s.cfg.Args...)
+	if p, ok := confine.From(ctx); ok && len(p.HideEnv) > 0 {
+		keep, hidden := confine.Hidden(pairs, p.HideEnv)
+		if len(hidden) > 0 {
+			envBin, err := exec.LookPath("env")
+			if err != nil {
+				return nil, nil, fmt.Errorf("pass %s to the server: %w", strings.Join(hidden, ", "), err)
+			}
+			var direct []string
+			for _, k := range hidden {
+				direct = append(direct, k+"="+s.cfg.Env[k])
+			}
+			inner = append(append([]string{envBin}, direct...), inner...)
+			pairs = keep
+		}
+	}
+	argv, err = confine.CommandCtx(ctx, inner)
+	return argv, pairs, err
 }
 
 func (s *Server) stderrTail() string {
