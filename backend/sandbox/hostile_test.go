@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"context"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +108,33 @@ func TestMemoryLimitPerBlock(t *testing.T) {
 		!strings.HasSuffix(r.Err.Hint, "; or raise sandbox.memory_limit_mb") {
 		t.Fatalf("err = %+v", r.Err)
 	}
+}
+
+// A block's growth is measured from the live heap, not from the heap with
+// the garbage an earlier block left: with 300 MB of garbage not yet
+// collected when it starts, a block growing by up to 300 MB is stopped at
+// its 64 MB limit (the soak saw a bomb run into its wall limit instead).
+func TestMemoryLimitIgnoresEarlierGarbage(t *testing.T) {
+	in, err := New(Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	old := debug.SetGCPercent(-1) // keep the garbage until the block starts
+	garbage := make([][]byte, 0, 300)
+	for range 300 {
+		garbage = append(garbage, make([]byte, 1<<20))
+	}
+	garbage = nil
+	debug.SetGCPercent(old)
+	// 300 MB at most, slowly enough (a busy loop per MB) for the watcher's
+	// polls: measured from the garbage it would never reach the limit.
+	lim := Limits{Memory: 64 << 20, Wall: time.Minute}
+	r := in.ExecWith(context.Background(), "a = []\nfor i in range(300):\n    a.append('x' * 1000000)\n    for j in range(20000):\n        pass\nprint('grew')", nil, lim)
+	if r.Err == nil || !strings.HasPrefix(r.Err.Message, "memory limit 64 MB exceeded") {
+		t.Fatalf("err = %+v, output %q", r.Err, r.Output)
+	}
+	_ = garbage
 }
 
 // A tool that panics (a bug in Vis) fails that call; the program sees an

@@ -22,8 +22,13 @@ const memoryPoll = 50 * time.Millisecond
 
 // heapSample reads what the heap holds now: live objects and the garbage
 // not yet collected (the metric the runtime keeps current between GCs).
-func heapSample() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+func heapSample() uint64 { return readMetric("/memory/classes/heap/objects:bytes") }
+
+// heapLive reads the live heap as the last GC marked it: no garbage.
+func heapLive() uint64 { return readMetric("/gc/heap/live:bytes") }
+
+func readMetric(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -31,12 +36,26 @@ func heapSample() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// memoryBase is what a block's growth is measured from: the live heap.
+// The heap as sampled also holds the garbage of whatever ran before (a big
+// earlier block leaves hundreds of MB of it, collected later), and a base
+// that includes it let a memory bomb grow that much more before it was
+// stopped (the soak saw one run into its wall limit instead). When there is
+// more such garbage than half the limit, it is collected first, so the
+// base is the live heap; otherwise the live heap as the last GC marked it.
+func memoryBase(limit uint64) uint64 {
+	if heapSample() > heapLive()+limit/2 {
+		runtime.GC()
+	}
+	return heapLive()
+}
+
 // memoryWatch samples the heap until done closes and calls over (once)
 // when it grew by more than limit bytes over base. The sample counts
 // garbage not yet collected, so a block that only churns (a loop making
 // big ints) may look over a small limit: before calling over, it collects
-// and samples again (at most every gcEvery, so a heap near the limit does
-// not collect at every poll).
+// and reads the live heap (at most every gcEvery, so a heap near the limit
+// does not collect at every poll).
 func memoryWatch(base, limit uint64, done <-chan struct{}, over func(grown uint64)) {
 	t := time.NewTicker(memoryPoll)
 	defer t.Stop()
@@ -55,7 +74,7 @@ func memoryWatch(base, limit uint64, done <-chan struct{}, over func(grown uint6
 			}
 			runtime.GC()
 			lastGC = time.Now()
-			if now = heapSample(); now > base && now-base > limit {
+			if now = heapLive(); now > base && now-base > limit {
 				over(now - base)
 				return
 			}
@@ -63,7 +82,7 @@ func memoryWatch(base, limit uint64, done <-chan struct{}, over func(grown uint6
 	}
 }
 
-const gcEvery = 250 * time.Millisecond
+const gcEvery = 100 * time.Millisecond
 
 // memoryError: "memory limit 1024 MB exceeded (sandbox.memory_limit_mb:
 // unset, default 1024): the block grew the heap by 1090 MB and was

@@ -562,7 +562,7 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 	var memGrown atomic.Uint64
 	go func() { // owner: this call; ends when the block ends
 		defer wg.Done()
-		memoryWatch(heapSample(), memLimit, done, func(grown uint64) {
+		memoryWatch(memoryBase(memLimit), memLimit, done, func(grown uint64) {
 			memGrown.Store(grown)
 			th.Cancel("memory limit")
 		})
