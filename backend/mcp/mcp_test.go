@@ -30,7 +30,7 @@ var (
 )
 
 // testServer builds mcptest/server once per test binary.
-func testServer(t *testing.T) string {
+func testServer(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mcptest-bin")
@@ -66,14 +66,14 @@ type fixture struct {
 	mu      sync.Mutex
 }
 
-func (f *fixture) run(t *testing.T, code string, wall time.Duration) sandbox.Result {
+func (f *fixture) run(t testing.TB, code string, wall time.Duration) sandbox.Result {
 	t.Helper()
 	return f.interp.ExecWith(context.Background(), code, nil, sandbox.Limits{Wall: wall})
 }
 
 // newFixture starts nothing: a set with the stdio server "test-srv" and
 // the same tools over Streamable HTTP as "web".
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	bin := testServer(t)
 	logPath := filepath.Join(t.TempDir(), "calls.log")
 	httpLog := &mcptest.CallLog{}
