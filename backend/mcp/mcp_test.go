@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -279,6 +280,38 @@ func TestServerDiesShowsFailed(t *testing.T) {
 	// the next call starts it again
 	if out := ok(t, f.run(t, `print(mcp.test_srv.add(a=2, b=2))`, time.Minute)); out != "4\n" {
 		t.Errorf("after death: %q", out)
+	}
+}
+
+// A server that cannot start is a ToolError naming why, is reported to
+// OnStart (the sidebar shows it failed, with its log), and is tried again
+// at the next call.
+func TestStartFailure(t *testing.T) {
+	var shown []string
+	set := mcp.NewSet(mcp.SetOptions{Workspace: t.TempDir(), OnStart: func(id string, s *mcp.Server) {
+		st, _ := s.Status()
+		shown = append(shown, id+"/"+st)
+	}})
+	set.Update(context.Background(), []mcp.Config{{Name: "gone", Command: filepath.Join(t.TempDir(), "no-such-server")}})
+	in, err := sandbox.New(sandbox.Options{Namespaces: []sandbox.Namespace{set.Namespace()}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		r := in.Exec(context.Background(), `mcp.gone.x()`, nil)
+		if r.Err == nil || r.Err.Phase != "tool" || !strings.Contains(r.Err.Message, "mcp.gone.x: MCP server did not start: gone:") || !strings.Contains(r.Err.Message, "no-such-server") {
+			t.Fatalf("%+v", r.Err)
+		}
+	}
+	if !slices.Equal(shown, []string{"gone/failed", "gone/failed"}) {
+		t.Errorf("OnStart saw %q", shown)
+	}
+	srv := set.Servers()["gone"]
+	if h := srv.Health(context.Background()); h != "failed" {
+		t.Errorf("health %q", h)
+	}
+	if l := srv.Logs(5); !strings.Contains(l, "start failed") {
+		t.Errorf("log %q", l)
 	}
 }
 

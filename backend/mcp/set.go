@@ -20,8 +20,8 @@ type Set struct {
 	// Confine gives the ctx a server's child starts with (the turn's OS
 	// sandbox); nil = the caller's ctx as it is.
 	confine func(context.Context) context.Context
-	// onStart is called after a server started (the engine registers it as
-	// a session resource), with the server's identifier.
+	// onStart is called after a server started or failed to start (the
+	// engine registers it as a session resource), with its identifier.
 	onStart func(ident string, srv *Server)
 	// onStop is called after Update stopped a server.
 	onStop func(ident string, srv *Server)
@@ -131,7 +131,9 @@ func (s *Set) start(ctx context.Context, srv *Server) error {
 		ctx = s.confine(ctx)
 	}
 	started, err := srv.Start(ctx)
-	if started && s.onStart != nil {
+	// A server that failed to start is shown too (status failed, its log
+	// saying why), unless the caller gave up first.
+	if (started || err != nil && ctx.Err() == nil) && s.onStart != nil {
 		s.onStart(s.identOf(srv), srv)
 	}
 	return err
