@@ -36,17 +36,21 @@ func readMetric(name string) uint64 {
 	return s[0].Value.Uint64()
 }
 
-// memoryBase is what a block's growth is measured from: the live heap.
+// memoryBase is what a block's growth is measured from: never less than
+// the live heap at its start, never more than that plus half the limit.
 // The heap as sampled also holds the garbage of whatever ran before (a big
 // earlier block leaves hundreds of MB of it, collected later), and a base
 // that includes it let a memory bomb grow that much more before it was
-// stopped (the soak saw one run into its wall limit instead). When there is
-// more such garbage than half the limit, it is collected first, so the
-// base is the live heap; otherwise the live heap as the last GC marked it.
+// stopped (the soak saw one run into its wall limit instead). When more
+// than half the limit was allocated since the last GC, it collects first
+// and the base is the live heap; otherwise it is the sample (the live heap
+// as the last GC marked it can be lower than what lives now, and a base
+// below it stopped an endless loop that held nothing).
 func memoryBase(limit uint64) uint64 {
-	if heapSample() > heapLive()+limit/2 {
-		runtime.GC()
+	if s := heapSample(); s <= heapLive()+limit/2 {
+		return s
 	}
+	runtime.GC()
 	return heapLive()
 }
 
