@@ -252,13 +252,37 @@ var ErrUndoBusy = errors.New("the session is running a turn: undo when it ends")
 // shows it, the next turn's recap tells the model, and undoing it redoes
 // turn n.
 func (e *Engine) UndoTurn(ctx context.Context, sessionID string, n int, mode UndoMode) (UndoView, error) {
-	if rt := e.lookup(sessionID); rt != nil {
-		rt.ctlMu.Lock()
-		defer rt.ctlMu.Unlock() // no turn of this session starts here meanwhile
-		if rt.ctl.running != nil {
-			return UndoView{}, ErrUndoBusy
+	v, publish, err := e.undoTurn(ctx, sessionID, n, mode)
+	publish() // after the session's lock is released: a subscriber may call back
+	return v, err
+}
+
+// undoTurn is UndoTurn holding the session's control lock (no turn of it
+// starts here meanwhile); publish sends what the undo's events are.
+func (e *Engine) undoTurn(ctx context.Context, sessionID string, n int, mode UndoMode) (UndoView, func(), error) {
+	var evs []events.Event
+	publish := func() {
+		for _, ev := range evs {
+			e.broker.Publish(ev)
+		}
+		if len(evs) > 0 {
+			e.publishSession(sessionID)
 		}
 	}
+	v, err := func() (UndoView, error) {
+		if rt := e.lookup(sessionID); rt != nil {
+			rt.ctlMu.Lock()
+			defer rt.ctlMu.Unlock()
+			if rt.ctl.running != nil {
+				return UndoView{}, ErrUndoBusy
+			}
+		}
+		return e.undoLocked(ctx, sessionID, n, mode, &evs)
+	}()
+	return v, publish, err
+}
+
+func (e *Engine) undoLocked(ctx context.Context, sessionID string, n int, mode UndoMode, evs *[]events.Event) (UndoView, error) {
 	if other, err := e.store.ClaimedElsewhere(ctx, sessionID); err != nil {
 		return UndoView{}, err
 	} else if other != "" {
@@ -287,7 +311,7 @@ func (e *Engine) UndoTurn(ctx context.Context, sessionID string, n int, mode Und
 	if err != nil {
 		if undo.ID != 0 {
 			_ = e.store.FinishTurn(bg, undo.ID, store.TurnOutcome{Status: store.TurnError, Error: err.Error(), DurationMs: time.Since(started).Milliseconds()})
-			e.publishSession(sessionID)
+			*evs = append(*evs, events.Event{SessionID: sessionID, Data: events.SessionChanged{}})
 		}
 		return UndoView{}, err
 	}
@@ -307,12 +331,11 @@ func (e *Engine) UndoTurn(ctx context.Context, sessionID string, n int, mode Und
 		return UndoView{}, err
 	}
 	pub := func(p events.Payload) {
-		e.broker.Publish(events.Event{SessionID: sessionID, Turn: undo.Position, Data: p})
+		*evs = append(*evs, events.Event{SessionID: sessionID, Turn: undo.Position, Data: p})
 	}
 	fig.UndoOf = t.Position
 	pub(events.TurnStart{Request: request, Channel: ChannelUndo})
 	pub(events.TurnEnd{Status: store.TurnDone, Answer: answer, DurationMs: time.Since(started).Milliseconds(), Changes: &fig})
-	e.publishSession(sessionID)
 	return UndoView{SessionID: sessionID, Turn: t.Position, UndoTurn: undo.Position, Restored: nonNil(res.Restored), Removed: nonNil(res.Removed), Skipped: res.Skipped, NotRestored: res.NotRestored}, nil
 }
 
