@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import Sidebar from './Sidebar.svelte'
 import { all, cleanup, click, one, press, render, settle, type } from './testkit'
 import type { SearchHit, Session } from '../lib/types'
+import type { SessionState } from '../lib/sessionstate'
 
 afterEach(cleanup)
 
@@ -134,7 +135,7 @@ describe('session state dots', () => {
       ondelete: async () => {},
       search: async () => [],
       onhit: () => {},
-      states: { a: 'waiting', b: 'failed' },
+      states: { a: 'waiting', b: 'failed' } as Record<string, SessionState>,
     })
     const dots = all(el, 'session-state')
     expect(dots.map((d) => [d.closest('[data-session-id]')!.getAttribute('data-session-id'), d.getAttribute('data-state'), d.getAttribute('title')])).toEqual([
