@@ -17,6 +17,10 @@ type Session struct {
 	Turns     int    `json:"turns"`
 	Created   string `json:"created"`
 	Updated   string `json:"updated"`
+	// ForkOf is the session this one was forked from, and ForkTurns how
+	// many of its turns it started with ("" and 0 for a session of its own).
+	ForkOf    string `json:"fork_of"`
+	ForkTurns int    `json:"fork_turns"`
 }
 
 // Usage counts tokens.
@@ -397,6 +401,8 @@ func toSession(s backend.SessionInfo) Session {
 		Turns:     s.Turns,
 		Created:   stamp(s.Created),
 		Updated:   stamp(s.Updated),
+		ForkOf:    s.ForkOf,
+		ForkTurns: s.ForkTurns,
 	}
 }
 

@@ -78,6 +78,7 @@ type Engine interface {
 	AnswerApproval(sessionID, id string, approve bool) error
 	SetAskOnRefusal(on bool) error
 	SetNotifications(turnEnd, input bool) error
+	Fork(ctx context.Context, sessionID string, keep int) (backend.SessionInfo, error)
 	TrustWorkspace(ctx context.Context, workspace string) error
 }
 

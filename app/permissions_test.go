@@ -48,6 +48,13 @@ func (f *fakeEngine) SetNotifications(turnEnd, input bool) error {
 	return f.err
 }
 
+func (f *fakeEngine) Fork(_ context.Context, sid string, keep int) (backend.SessionInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.calls = append(f.res.calls, fmt.Sprintf("fork %s %d", sid, keep))
+	return backend.SessionInfo{ID: "forked", ForkOf: sid, ForkTurns: keep}, f.err
+}
+
 func (f *fakeEngine) TrustWorkspace(_ context.Context, ws string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -88,11 +95,17 @@ func TestPermissionMethods(t *testing.T) {
 	if err := a.SetAskOnRefusal(true); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := a.ForkSession("s1", -1); err == nil {
+		t.Error("ForkSession at turn -1 succeeded")
+	}
+	if f, err := a.ForkSession("s1", 2); err != nil || f.ID != "forked" || f.ForkOf != "s1" || f.ForkTurns != 2 {
+		t.Errorf("ForkSession = %+v, %v", f, err)
+	}
 	real, _ := os.Readlink(dir) // not a link: keeps dir
 	if real == "" {
 		real = dir
 	}
-	want := []string{"mode s1 read-only", "rerun s1 2 1 0", "trust " + real, "answer s1 q1 false", "ask true"}
+	want := []string{"mode s1 read-only", "rerun s1 2 1 0", "trust " + real, "answer s1 q1 false", "ask true", "fork s1 2"}
 	if diff := cmp.Diff(want, eng.res.calls); diff != "" {
 		t.Errorf("engine calls (-want +got):\n%s", diff)
 	}

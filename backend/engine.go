@@ -28,6 +28,10 @@ type SessionInfo struct {
 	Turns     int       `json:"turns"`
 	Created   time.Time `json:"created"`
 	Updated   time.Time `json:"updated"`
+	// ForkOf is the session this one was forked from (Fork), with how
+	// many of its turns it started with; "" for a session of its own.
+	ForkOf    string `json:"fork_of,omitempty"`
+	ForkTurns int    `json:"fork_turns,omitempty"`
 }
 
 // CallView is one python_execution call of an iteration: its program, what

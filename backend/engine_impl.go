@@ -268,6 +268,7 @@ func (e *Engine) ListSessions(ctx context.Context, workspace string) ([]SessionI
 	for _, s := range ss {
 		out = append(out, sessionInfo(s))
 	}
+	e.withForks(ctx, out)
 	return out, nil
 }
 
@@ -659,11 +660,15 @@ func (e *Engine) recap(ctx context.Context, id string) ([]prompt.TurnRecap, erro
 		return nil, err
 	}
 	var out []prompt.TurnRecap
+	forkedAt, forkNote := e.forkNote(ctx, id)
 	for _, t := range turns {
 		if t.Status == "running" {
 			continue
 		}
 		r := prompt.TurnRecap{Position: t.Position, Request: t.Request, Answer: t.Answer, Status: t.Status}
+		if t.Position == forkedAt {
+			r.Answer += forkNote
+		}
 		its, err := e.store.ListIterations(ctx, t.ID)
 		if err != nil {
 			return nil, err

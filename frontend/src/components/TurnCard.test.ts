@@ -224,3 +224,39 @@ describe('TurnCard', () => {
     expect($$(render(recorded), 'inspector-open')).toHaveLength(0)
   })
 })
+
+describe('Edit and Fork here on a message', () => {
+  it('fork the session from this turn, each once at a time, and say why one failed', async () => {
+    const calls: [number, boolean][] = []
+    let fail = false
+    const el = render({ ...recorded, status: 'done' }, {
+      onfork: async (turn: number, edit: boolean) => {
+        calls.push([turn, edit])
+        if (fail) throw new Error('a turn among them is still running')
+      },
+    })
+    $(el, 'turn-edit')!.click()
+    $(el, 'turn-fork')!.click() // ignored: the edit's fork is on its way
+    await new Promise((r) => setTimeout(r, 0))
+    flushSync()
+    $(el, 'turn-fork')!.click()
+    await new Promise((r) => setTimeout(r, 0))
+    flushSync()
+    expect(calls).toEqual([
+      [recorded.position, true],
+      [recorded.position, false],
+    ])
+    fail = true
+    $(el, 'turn-fork')!.click()
+    await new Promise((r) => setTimeout(r, 0))
+    flushSync()
+    expect(text(el.querySelector('.fork-error'))).toBe('a turn among them is still running')
+  })
+
+  it('are not offered on a running turn, or without a handler', () => {
+    expect($(render({ ...recorded, status: 'running' }, { onfork: async () => {} }), 'turn-edit')).toBeNull()
+    unmount(app!)
+    app = undefined
+    expect($(render({ ...recorded, status: 'done' }), 'turn-fork')).toBeNull()
+  })
+})

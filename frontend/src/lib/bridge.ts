@@ -146,6 +146,8 @@ export const api = {
   windowFocused: (focused: boolean): Promise<void> => call(() => Go.WindowFocused(focused)),
   /** Saves which desktop notifications to send while the window is not focused. */
   setNotifications: (turnEnd: boolean, input: boolean): Promise<void> => call(() => Go.SetNotifications(turnEnd, input)),
+  /** A new session holding copies of the first keep turns of a session (the original unchanged). */
+  forkSession: (sessionId: string, keep: number): Promise<Session> => call(() => Go.ForkSession(sessionId, keep) as Promise<Session>),
   /** Trusts the folder: its held-back project settings apply from the next turn. */
   trustWorkspace: (workspace: string): Promise<void> => call(() => Go.TrustWorkspace(workspace)),
   logFrontendError: (message: string, stack: string): Promise<void> =>

@@ -19,6 +19,10 @@ export interface Session {
   turns: number
   created: string
   updated: string
+  /** The session this one was forked from ("" or absent: its own). */
+  fork_of?: string
+  /** How many of the parent's turns it started with. */
+  fork_turns?: number
 }
 
 export interface CallError {

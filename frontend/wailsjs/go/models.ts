@@ -612,6 +612,8 @@ export namespace app {
 	    turns: number;
 	    created: string;
 	    updated: string;
+	    fork_of: string;
+	    fork_turns: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -625,6 +627,8 @@ export namespace app {
 	        this.turns = source["turns"];
 	        this.created = source["created"];
 	        this.updated = source["updated"];
+	        this.fork_of = source["fork_of"];
+	        this.fork_turns = source["fork_turns"];
 	    }
 	}
 	export class Settings {

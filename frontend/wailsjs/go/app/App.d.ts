@@ -14,6 +14,8 @@ export function DetectLocal():Promise<Array<app.Preset>>;
 
 export function EditQueued(arg1:string,arg2:number,arg3:string):Promise<void>;
 
+export function ForkSession(arg1:string,arg2:number):Promise<app.Session>;
+
 export function Goal(arg1:string):Promise<app.GoalView>;
 
 export function GoalControl(arg1:string,arg2:string):Promise<app.SubmitResult>;

@@ -26,6 +26,10 @@ export function EditQueued(arg1, arg2, arg3) {
   return window['go']['app']['App']['EditQueued'](arg1, arg2, arg3);
 }
 
+export function ForkSession(arg1, arg2) {
+  return window['go']['app']['App']['ForkSession'](arg1, arg2);
+}
+
 export function Goal(arg1) {
   return window['go']['app']['App']['Goal'](arg1);
 }
