@@ -63,3 +63,29 @@ func TestTurnPromptsShareTheirMessages(t *testing.T) {
 		t.Error("a prompt with a missing message read without error")
 	}
 }
+
+// A forked session's copied turn shows the prompt as it was sent, in the
+// parent session: with the parent's id, not the fork's.
+func TestForkedTurnKeepsItsPrompt(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	parent := mustSession(t, s, "/w", "t")
+	turn := mustTurn(t, s, parent.ID, "q")
+	prompt := `[{"role":"system","content":"session = {\"id\": \"` + parent.ID + `\"}"},{"role":"user","content":"q"}]`
+	if err := s.SetTurnPrompt(ctx, turn.ID, prompt); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishTurn(ctx, turn.ID, TurnOutcome{Status: TurnDone, Answer: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ForkSession(ctx, parent.ID, 1, Session{ID: NewID(), Workspace: "/w"}); err != nil {
+		t.Fatal(err)
+	}
+	var copied int64
+	if err := s.db.QueryRowContext(ctx, `SELECT max(id) FROM turns`).Scan(&copied); err != nil || copied == turn.ID {
+		t.Fatalf("no copied turn (%v)", err)
+	}
+	if got, err := s.GetTurn(ctx, copied); err != nil || got.PromptJSON != prompt {
+		t.Errorf("the fork's copy of the turn reads %q, %v; want %q", got.PromptJSON, err, prompt)
+	}
+}

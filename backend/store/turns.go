@@ -177,7 +177,7 @@ func (s *Store) SetTurnPrompt(ctx context.Context, turnID int64, promptJSON stri
 				return err
 			}
 		}
-		list, _ := json.Marshal(ids)
+		list, _ := json.Marshal(promptList{Session: sessionID, Blocks: ids})
 		set, err := s.txStmt(ctx, tx, qSetTurnPromptBlocks)
 		if err != nil {
 			return err
@@ -222,22 +222,32 @@ func splitPrompt(promptJSON string) (blocks []json.RawMessage, ok bool) {
 	return blocks, sb.String() == promptJSON
 }
 
+// promptList is a turn's prompt_blocks: its messages' block ids in order,
+// and the session id cut out of them (the session the prompt was sent in:
+// a forked session's copied turns keep their parent's).
+type promptList struct {
+	Session string  `json:"session,omitempty"`
+	Blocks  []int64 `json:"blocks"`
+}
+
 // promptFromBlocks rebuilds a turn's prompt from its prompt_blocks list;
 // "" when the turn has none.
 func (s *Store) promptFromBlocks(ctx context.Context, turnID int64) (string, error) {
-	var list, sessionID string
-	if err := s.db.QueryRowContext(ctx, `SELECT prompt_blocks, session_id FROM turns WHERE id = ?`, turnID).Scan(&list, &sessionID); err != nil {
+	var raw string
+	if err := s.db.QueryRowContext(ctx, `SELECT prompt_blocks FROM turns WHERE id = ?`, turnID).Scan(&raw); err != nil {
 		return "", err
 	}
-	if list == "" {
+	if raw == "" {
 		return "", nil
 	}
-	var ids []int64
-	if err := json.Unmarshal([]byte(list), &ids); err != nil {
+	var list promptList
+	if err := json.Unmarshal([]byte(raw), &list); err != nil {
 		return "", fmt.Errorf("prompt blocks of turn %d: %w", turnID, err)
 	}
+	ids, sessionID := list.Blocks, list.Session
+	idsJSON, _ := json.Marshal(ids)
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT b.text FROM json_each(?) j JOIN prompt_blocks b ON b.id = j.value ORDER BY j.key`, list)
+		SELECT b.text FROM json_each(?) j JOIN prompt_blocks b ON b.id = j.value ORDER BY j.key`, string(idsJSON))
 	if err != nil {
 		return "", err
 	}

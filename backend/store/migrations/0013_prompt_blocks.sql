@@ -5,11 +5,12 @@
 -- folder) is the same message turn after turn. Each message's exact JSON
 -- is now kept once in prompt_blocks, keyed by its SHA-256, with its
 -- session's id cut out (a NUL byte stands for it: compact JSON never
--- holds one), and a turn lists its messages' block ids in order
--- (turns.prompt_blocks, a JSON array of integers); the prompt is '[' +
--- the messages joined by ',' + ']' with the turn's session id put back,
--- byte for byte what was stored before. Turns written before keep their
--- prompt_json and are read as they were.
+-- holds one), and a turn lists its messages' block ids in order with
+-- the session id cut out (turns.prompt_blocks, {"session": id,
+-- "blocks": [ids]}: a forked session's copied turns keep their parent's);
+-- the prompt is '[' + the messages joined by ',' + ']' with that id put
+-- back, byte for byte what was stored before. Turns written before keep
+-- their prompt_json and are read as they were.
 
 CREATE TABLE prompt_blocks (
     id   INTEGER PRIMARY KEY,
