@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -54,9 +55,17 @@ type notifications struct {
 // it has not.
 func (a *App) WindowFocused(focused bool) {
 	a.notes.mu.Lock()
+	changed := a.notes.unfocus == focused
 	a.notes.unfocus = !focused
 	a.notes.mu.Unlock()
+	if changed && traceFocus {
+		a.opts.Logf("vis: window focused: %v", focused)
+	}
 }
+
+// traceFocus logs each change of the window's focus (VIS_TRACE_FOCUS=1):
+// the smoke test waits on it before it lets a turn end unfocused.
+var traceFocus = os.Getenv("VIS_TRACE_FOCUS") != ""
 
 // SetNotifications saves which notifications to send while the window is
 // not focused: when a turn ends, when a program waits for the person.

@@ -45,7 +45,13 @@
 #  13. with permissions.ask on (config.yml), the same kind of write waits at
 #      its call: the window asks (sandbox-question.png); "Run it without the
 #      sandbox" runs it once unconfined, the program goes on and the turn
-#      ends done; the card records the approval (sandbox-asked.png).
+#      ends done; the card records the approval (sandbox-asked.png);
+#  14. a turn ends while another window has the keyboard focus: the app's
+#      notification reaches a recording server on a private D-Bus session
+#      bus, naming the session and the answer; a click on it (the
+#      recorder's SIGUSR1) brings that session back into the window
+#      (notified.png); meanwhile the sidebar marks it with the "finished
+#      while you were away" dot (unread-dot.png).
 # The page's text is read as a person would copy it: Ctrl+A, Ctrl+C, then
 # the X clipboard (build/smoke/*.txt). At the end the page's error log
 # ($VIS_HOME/desktop/logs/frontend.log) must be empty.
@@ -96,6 +102,9 @@ cleanup() {
   stop_app
   if [ -n "${clip_pid:-}" ]; then kill "$clip_pid" 2>/dev/null || true; wait "$clip_pid" 2>/dev/null || true; fi
   if [ -n "$llm_pid" ]; then kill "$llm_pid" 2>/dev/null || true; wait "$llm_pid" 2>/dev/null || true; fi
+  for p in "${thief_pid:-}" "${rec_pid:-}" "${bus_pid:-}"; do
+    if [ -n "$p" ]; then kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; fi
+  done
   if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; wait "$xvfb_pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }
@@ -173,6 +182,14 @@ cat >"$tmp/script.json" <<'EOF'
   {
     "content": ["Written after you said yes."],
     "usage": {"input_tokens": 20600, "output_tokens": 6}
+  },
+  {
+    "code": "r = shell('while [ ! -e gate2 ]; do sleep 0.1; done; echo other done')\nprint(r['output'])",
+    "usage": {"input_tokens": 20700, "output_tokens": 30}
+  },
+  {
+    "content": ["The other long run finished."],
+    "usage": {"input_tokens": 20800, "output_tokens": 6}
   }
 ]
 EOF
@@ -214,7 +231,21 @@ mkdir -p "$tmp/home" "$tmp/project"
 printf '# Demo\n\nA tiny demo project for the smoke test.\n' >"$tmp/project/README.md"
 printf 'print("hello")\n' >"$tmp/project/main.py"
 # A model name with "vision" in it: the engine sends it images (config.LikelyVision).
-vis_env=(VIS_HOME="$tmp/home" VIS_API_KEY=smoke-test-key VIS_MODEL=fake-vision-model VIS_BASE_URL="$base_url")
+# A private session bus whose notification server records what the app
+# sends (step 14); VIS_TRACE_FOCUS logs the window's focus changes.
+log "private D-Bus session bus and a recording notification server"
+go build -o "$tmp/recorder" ./app/notify/notifytest/recorder
+dbus-daemon --session --nofork --print-address=1 >"$tmp/bus.addr" 2>"$tmp/bus.log" &
+bus_pid=$!
+for _ in $(seq 1 100); do [ -s "$tmp/bus.addr" ] && break; sleep 0.1; done
+bus_addr=$(head -n 1 "$tmp/bus.addr")
+[ -n "$bus_addr" ] || die "dbus-daemon did not start: $(cat "$tmp/bus.log")"
+: >"$out/notifications.jsonl"
+DBUS_SESSION_BUS_ADDRESS=$bus_addr "$tmp/recorder" "$out/notifications.jsonl" >"$tmp/recorder.out" 2>&1 &
+rec_pid=$!
+for _ in $(seq 1 100); do grep -q ready "$tmp/recorder.out" && break; sleep 0.1; done
+grep -q ready "$tmp/recorder.out" || die "the notification recorder did not start: $(cat "$tmp/recorder.out")"
+vis_env=(VIS_HOME="$tmp/home" VIS_API_KEY=smoke-test-key VIS_MODEL=fake-vision-model VIS_BASE_URL="$base_url" DBUS_SESSION_BUS_ADDRESS="$bus_addr" VIS_TRACE_FOCUS=1)
 vis() { env "${vis_env[@]}" "$bin" "$@"; }
 
 # --- helpers ----------------------------------------------------------------
@@ -899,8 +930,100 @@ if grep -qF 'confined: True' <<<"$prog_out"; then
   log "ask mode: the refused write waited at its call; one click ran it without the sandbox and the program went on"
 fi
 
+# --- 14. a desktop notification when a turn ends while the window is not focused ---
+# The app talks to a private session bus whose notification server is the
+# recorder (app/notify/notifytest/recorder). A turn waits for a file; the
+# keyboard focus moves to another window (focus-thief), the app logs that
+# the page said so (VIS_TRACE_FOCUS), then the file is made: the turn ends
+# unfocused and the recorder must get one notification naming the session
+# and the answer. The window then shows another session; a click on the
+# notification (SIGUSR1 to the recorder) must bring the notified session
+# back into view.
+rm -f "$tmp/project/gate2"
+click 221 73 # New session
+click $(( w / 2 + 130 )) $(( h - 110 ))
+xdotool type --delay 15 'Run the other long thing'
+xdotool key Return
+nsid=""
+deadline=$(( $(date +%s) + wait_turn ))
+while [ -z "$nsid" ] || [ "$nsid" = "$lsid" ]; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the notified request started no session"
+  nsid=$(vis sessions --json | json 'd[0].id')
+  sleep 0.3
+done
+deadline=$(( $(date +%s) + wait_turn ))
+until [ "$(turn_of "$nsid" 1)" = "running|" ]; do # it cannot end before gate2 exists
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the notified turn never ran its program"
+  sleep 0.2
+done
+/usr/bin/python3 - >"$tmp/thief.log" 2>&1 <<'PY' &
+import gi
+gi.require_version("Gtk", "3.0")
+from gi.repository import Gtk
+w = Gtk.Window(title="vis-smoke-focus-thief")
+w.set_default_size(200, 120)
+w.move(10, 10)
+w.connect("destroy", Gtk.main_quit)
+w.show_all()
+Gtk.main()
+PY
+thief_pid=$!
+thief=""
+for _ in $(seq 1 100); do
+  thief=$(xdotool search --onlyvisible --name '^vis-smoke-focus-thief$' 2>/dev/null | head -n 1 || true)
+  [ -n "$thief" ] && break
+  sleep 0.1
+done
+[ -n "$thief" ] || die "no focus-thief window: $(cat "$tmp/thief.log")"
+xdotool mousemove --window "$thief" 50 50
+xdotool windowfocus --sync "$thief"
+deadline=$(( $(date +%s) + wait_turn ))
+until grep -q 'vis: window focused: false' "$out/app.log"; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the page never said the window lost the focus (log: $(grep 'window focused' "$out/app.log" | tail -n 3))"
+  sleep 0.2
+done
+n_notes=$(grep -c . "$out/notifications.jsonl" 2>/dev/null || true)
+touch "$tmp/project/gate2"
+got=$(wait_turn_end "$nsid" 1 "the notified turn")
+[ "$got" = "done|The other long run finished." ] || die "the notified turn ended '$got'"
+deadline=$(( $(date +%s) + wait_turn ))
+until [ "$(grep -c . "$out/notifications.jsonl" 2>/dev/null || echo 0)" -gt "${n_notes:-0}" ]; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "no desktop notification for a turn that ended while the window was not focused"
+  sleep 0.2
+done
+note=$(tail -n 1 "$out/notifications.jsonl")
+case "$(json 'd.summary + "|" + d.body' <<<"$note")" in
+"Vis — Run the other long thing|Done: The other long run finished.") ;;
+*) die "the notification says: $note" ;;
+esac
+log "a turn that ended while the window was not focused sent one notification: $(json 'd.body' <<<"$note")"
+# The sidebar marks the session until the person is back: a turn finished
+# while they were away (an --ok green dot beside its title, the sidebar's
+# only green; the screenshot needs no focus).
+shot "$out/unread-dot.png"
+n_ok=$(convert "$out/unread-dot.png" -crop 262x$(( h - 100 ))+0+50 +repage -fuzz 8% -fill black +opaque '#2b8a3e' -fill white -opaque '#2b8a3e' -format '%[fx:round(mean*w*h)]' info:)
+[ "$n_ok" -ge 20 ] || die "no 'finished while you were away' dot in the sidebar (${n_ok} green pixels); see $out/unread-dot.png"
+# Back to the window, on another session; the click must bring the
+# notified one back.
+xdotool windowfocus --sync "$wid"
+xdotool mousemove --window "$wid" "$neutral_x" $(( h / 2 ))
+kill "$thief_pid" 2>/dev/null || true
+wait "$thief_pid" 2>/dev/null || true
+click 221 73 # New session: an empty transcript
+text_until "$out/before-click.txt" "a new session before the click" 'Describe what you want done in'
+grep -qF 'The other long run finished.' "$out/before-click.txt" && die "the new session still shows the notified turn"
+kill -USR1 "$rec_pid"
+text_until "$out/after-click.txt" "the session a notification click opens" 'The other long run finished.' 'Run the other long thing'
+deselect
+stable "$out/notified.png"
+log "clicking the notification opened its session in the window"
+
 # Nothing the page threw reached its error log (the app-error banner's twin).
 flog="$tmp/home/desktop/logs/frontend.log"
 [ ! -s "$flog" ] || die "the page logged uncaught errors: $(head -c 800 "$flog")"
 
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png, $out/sandbox-question.png, $out/sandbox-asked.png"
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png, $out/sandbox-question.png, $out/sandbox-asked.png, $out/notified.png"

@@ -1,7 +1,8 @@
 // Command recorder is a notification server for the smoke test: it owns
 // org.freedesktop.Notifications on the session bus (DBUS_SESSION_BUS_ADDRESS)
 // and appends each Notify call to the file named by its argument, one JSON
-// object a line. It prints "ready" once it owns the name.
+// object a line. It prints "ready" once it owns the name. SIGUSR1 clicks
+// the newest notification (ActionInvoked "default"), as a person would.
 package main
 
 import (
@@ -39,7 +40,16 @@ func main() {
 	}
 	fmt.Println("ready")
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
-	<-sig
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt, syscall.SIGUSR1)
+	for got := range sig {
+		if got != syscall.SIGUSR1 {
+			break
+		}
+		if calls := s.Calls(); len(calls) > 0 {
+			if err := s.Click(calls[len(calls)-1].ID); err != nil {
+				fmt.Fprintln(os.Stderr, "recorder: click:", err)
+			}
+		}
+	}
 	s.Close()
 }
