@@ -8,6 +8,15 @@ import (
 	"testing"
 )
 
+// corpusKnown are the corpus snippets the dialect does not run as CPython
+// does, each with why. Any other snippet that differs fails the test, and
+// so does a listed one that starts passing (take it off the list): the
+// corpus cannot regress unnoticed.
+var corpusKnown = map[string]string{
+	"sys_stdout":   "print(..., file=sys.stderr) is captured with stdout: the model sees both streams in one output",
+	"tuple_unpack": "a string is not iterable in Starlark, so `a, b, c = \"abc\"` cannot unpack it (write list(s) or s.elems())",
+}
+
 // TestCorpus runs model-style Python snippets unchanged and compares their
 // output with what CPython printed (testdata/corpus/*.out, generated once
 // with python3). A sibling .err holds the exception CPython ended with.
@@ -20,6 +29,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("corpus has %d snippets, want at least 80", len(files))
 	}
 	pass := 0
+	seen := map[string]bool{}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".py")
 		code := mustRead(t, f)
@@ -37,17 +47,25 @@ func TestCorpus(t *testing.T) {
 		default:
 			ok = ok && r.Err == nil
 		}
-		if ok {
+		why, known := corpusKnown[name]
+		seen[name] = true
+		switch {
+		case ok && known:
+			t.Errorf("corpus %s now runs as CPython does: take it off corpusKnown (%s)", name, why)
+		case ok:
 			pass++
-			continue
+		case known:
+			t.Logf("corpus %s differs, as known: %s", name, why)
+		default:
+			t.Errorf("corpus %s differs:\n--- got\n%s\n--- want\n%s%s", name, r.Wire(), want, wantErr)
 		}
-		t.Logf("corpus %s differs:\n--- got\n%s\n--- want\n%s%s", name, r.Wire(), want, wantErr)
 	}
-	frac := float64(pass) / float64(len(files))
-	t.Logf("corpus: %d/%d snippets (%.1f%%) run unchanged with identical output", pass, len(files), 100*frac)
-	if frac < 0.90 {
-		t.Errorf("corpus pass rate %.1f%% is below 90%%", 100*frac)
+	for name := range corpusKnown {
+		if !seen[name] {
+			t.Errorf("corpusKnown lists %s, which is not in the corpus", name)
+		}
 	}
+	t.Logf("corpus: %d/%d snippets run unchanged with identical output; %d known to differ", pass, len(files), len(corpusKnown))
 }
 
 // TestUnsupportedCorpus checks that Python the sandbox cannot run fails
