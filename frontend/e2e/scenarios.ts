@@ -113,9 +113,18 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'program output (output-clipped marker, show-all, open-full-output), the full output view (full-output, full-output-text, full-output-size, full-output-close), the fake LLM request log',
     run: true,
   },
+  fork: {
+    needs: 'turn-edit and turn-fork on a settled message, session-item[aria-current] with data-session-id, composer-input holding the edited text, the fake LLM request log',
+    run: true,
+  },
   'sandbox-rerun': {
     needs:
       'program card (sandbox-refused, sandbox-rerun, sandbox-asked) for a shell write the OS sandbox refused, the approval turn (turn-request, program-output), settings-ask-on-refusal, the question card (sandbox-question, sandbox-question-command, sandbox-approve), footer-mode[data-mode]; needs Landlock',
+    run: true,
+  },
+  'undo-turn': {
+    needs:
+      'turn card checkpoint (turn-changes, turn-diff-file[data-path][data-status] with .line.add, turn-undo, turn-undo-conflict-file, turn-undo-rest, turn-undone-by), the undo as a turn (turn-request "Undo turn 1")',
     run: true,
   },
 }
