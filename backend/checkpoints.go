@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -49,6 +50,21 @@ const (
 // ErrNoCheckpoint: the turn has no checkpoint (it ran no program, or ran
 // before checkpoints existed).
 var ErrNoCheckpoint = checkpoint.ErrNoCheckpoint
+
+var (
+	gitOnce, gitMissingOnce sync.Once
+	gitOK                   bool
+)
+
+// gitFound reports whether the git binary checkpoints need is on PATH
+// (looked up once per process; without it turns run unchecked, said once).
+func gitFound() bool {
+	gitOnce.Do(func() {
+		_, err := exec.LookPath("git")
+		gitOK = err == nil
+	})
+	return gitOK
+}
 
 func (e *Engine) keeper() *checkpoint.Keeper {
 	return checkpoint.New(filepath.Join(e.home, "desktop", "checkpoints"), checkpoint.Options{})
@@ -88,6 +104,12 @@ func (c *turnCheckpoint) before(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.took || c.turn == 0 {
+		return
+	}
+	if !gitFound() {
+		gitMissingOnce.Do(func() {
+			c.e.broker.Publish(eventWarning(c.sid, "Turns are not checkpointed: git is not installed (a turn's diff and undo need it)."))
+		})
 		return
 	}
 	if _, err := c.e.keeper().Take(context.WithoutCancel(ctx), c.ws, c.turn, checkpoint.Before); err != nil {
