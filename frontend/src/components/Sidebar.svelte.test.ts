@@ -144,3 +144,23 @@ describe('session state dots', () => {
     ])
   })
 })
+
+describe('a forked session', () => {
+  it('names the session it was forked from', () => {
+    const el = render(Sidebar, {
+      sessions: [...sessions, { ...s('f', '/src/alpha', '2026-01-06T00:00:00Z', 'Old alpha (fork at turn 1)'), fork_of: 'a', fork_turns: 1 }],
+      current: 'c',
+      workspace: '/src/alpha',
+      error: '',
+      onselect: () => {},
+      onnew: () => {},
+      onrename: async () => {},
+      ondelete: async () => {},
+      search: async () => [],
+      onhit: () => {},
+    })
+    const links = all(el, 'session-fork-of')
+    expect(links.map((l) => l.textContent!.replace(/\s+/g, ' ').trim())).toEqual(['↳ fork of Old alpha ·'])
+    expect(links[0].getAttribute('title')).toBe('Forked from this session after its turn 1')
+  })
+})
