@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The package's test (in make test): builds the .deb (scripts/package.sh), installs it
 # into a scratch root without touching the system (dpkg -x) and checks
-#   - its control fields (dpkg-deb -I): Package, a valid Debian Version carrying the
+#   - the Debian versions package.sh makes from `git describe` (a table);
+#   - its control fields (dpkg-deb -f): Package, a valid Debian Version carrying the
 #     binaries' `vis version`, this machine's Architecture, Depends naming WebKitGTK and
-#     GTK, Recommends python3 and git;
+#     GTK, Recommends python3 and git; apt resolves its Depends (apt-get install -s:
+#     simulated, nothing installed);
 #   - its files (dpkg-deb -c): /usr/bin/vis and /usr/bin/vis-desktop mode 0755, the
-#     launcher, the 256x256 icon and the copyright mode 0644, nothing else;
+#     launcher, the 256x256 icon, copyright, changelog.gz and the lintian override mode
+#     0644, nothing else;
 #   - the installed files: both binaries byte for byte build/bin's, `vis version` and
 #     `vis-desktop version` print the built version, the launcher runs vis-desktop with the
 #     icon the package installs (desktop-file-validate when installed, else skipped);
@@ -30,6 +33,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# --- the Debian version made from git describe ---------------------------------
+before=$failed
+while read -r describe want; do
+  got=$(VIS_DEB_DATE=20260101 scripts/package.sh --debversion "$describe")
+  if [ "$got" != "$want" ]; then fail "debversion $describe = $got, want $want"
+  elif ! dpkg --validate-version "$got" 2>/dev/null; then fail "debversion $describe = $got: not a valid Debian version"; fi
+done <<'TABLE'
+v1.2.3 1.2.3
+1.2.3-dirty 1.2.3+dirty
+v1.2.3-4-gabc1234 1.2.3+git20260101.4.abc1234
+v1.0.0-rc1 1.0.0~rc1
+v1.0.0-rc1-2-gabc1234-dirty 1.0.0~rc1+git20260101.2.abc1234.dirty
+7e35368 0.0.0~git20260101.7e35368
+7e35368-dirty 0.0.0~git20260101.7e35368.dirty
+dev 0.0.0~dev
+TABLE
+[ "$failed" -ne "$before" ] || ok "Debian versions from git describe"
+dpkg --compare-versions 1.0.0~rc1 lt 1.0.0 && dpkg --compare-versions 0.0.0~git20990101.abc1234 lt 0.0.1 ||
+  fail "a pre-release or an untagged build does not sort below the release"
+
 deb=$(scripts/package.sh | tail -n 1)
 [ -f "$deb" ] || { fail "scripts/package.sh named no .deb (got '$deb')"; exit 1; }
 say "$deb"
@@ -45,7 +68,7 @@ else
   fail "Version '$version' is not a valid Debian version starting with a digit"
 fi
 # The version carries the build's: its hash (untagged) or its tag.
-core=${described#v}; core=${core%-dirty}; core=${core##*-g}
+core=${described#v}; core=${core%-dirty}; core=${core##*-g}; core=${core//-/\~}
 case "$version" in
   *"$core"*) ok "Version $version carries the build's $described" ;;
   *) fail "Version $version does not carry the build's $described ($core)" ;;
@@ -64,6 +87,13 @@ for want in python3 git; do
   grep -Eq "(^|[ ,])$want(,|$)" <<<"$recommends" && ok "Recommends $want" || fail "Recommends '$recommends' lacks $want"
 done
 
+# apt on this machine can resolve every Depends (simulated: nothing is installed).
+if out=$(apt-get install -s "./$deb" 2>&1) && grep -q '^Inst vis-desktop ' <<<"$out"; then
+  ok "apt-get install -s resolves its dependencies"
+else
+  fail "apt-get install -s ./$deb: $(grep -E 'Depends|^E:' <<<"$out" | head -n 5)"
+fi
+
 # --- the file list ------------------------------------------------------------
 declare -A want_mode=(
   [/usr/bin/vis]=-rwxr-xr-x
@@ -71,6 +101,8 @@ declare -A want_mode=(
   [/usr/share/applications/vis-desktop.desktop]=-rw-r--r--
   [/usr/share/icons/hicolor/256x256/apps/vis-desktop.png]=-rw-r--r--
   [/usr/share/doc/vis-desktop/copyright]=-rw-r--r--
+  [/usr/share/doc/vis-desktop/changelog.gz]=-rw-r--r--
+  [/usr/share/lintian/overrides/vis-desktop]=-rw-r--r--
 )
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {p=$6; sub(/^\./, "", p); print $1, p}' >"$tmp/files"
 for p in "${!want_mode[@]}"; do

@@ -2,8 +2,9 @@
 # Builds the Debian package of Vis Desktop (make package):
 #   build/package/vis-desktop_<version>_<arch>.deb
 # holding /usr/bin/vis (headless CLI), /usr/bin/vis-desktop (the window), the launcher
-# /usr/share/applications/vis-desktop.desktop, its 256x256 icon in hicolor and
-# /usr/share/doc/vis-desktop/copyright; Depends: the packages that hold the libraries
+# /usr/share/applications/vis-desktop.desktop, its 256x256 icon in hicolor,
+# /usr/share/doc/vis-desktop/{copyright,changelog.gz} and a lintian override (vis is
+# static on purpose); Depends: the packages that hold the libraries
 # vis-desktop links (WebKitGTK, GTK, GLib: read from the binary with objdump and dpkg -S,
 # so the .deb fits the distribution it was built on, webkit2gtk-4.0 or 4.1); Recommends:
 # python3, git. Install it with `sudo apt install ./build/package/vis-desktop_*.deb`.
@@ -27,33 +28,41 @@ say() { printf '\033[1;34m[package]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[package]\033[0m %s\n' "$*" >&2; exit 1; }
 
 command -v dpkg >/dev/null || die "dpkg is missing: the package is a .deb for Debian/Ubuntu"
+# debversion DESCRIBE: the Debian version of a `git describe --tags --always --dirty`.
+# A tag's own hyphens become ~ (v1.0.0-rc1 -> 1.0.0~rc1, which sorts before 1.0.0).
+debversion() {
+  local d=${1#v} dirty="" date hash tag
+  case "$d" in *-dirty) dirty=.dirty; d=${d%-dirty} ;; esac
+  commit_date() {
+    [ -z "${VIS_DEB_DATE:-}" ] || { echo "$VIS_DEB_DATE"; return; } # the tests' fixed date
+    TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d "$1" 2>/dev/null || TZ=UTC date +%Y%m%d
+  }
+  if [[ "$d" =~ ^([0-9][0-9A-Za-z.-]*)-([0-9]+)-g([0-9a-f]{4,40})$ ]]; then # commits after a tag
+    tag=${BASH_REMATCH[1]//-/\~} hash=${BASH_REMATCH[3]}
+    date=$(commit_date "$hash")
+    echo "${tag}+git${date}.${BASH_REMATCH[2]}.${hash}${dirty}"
+  elif [[ "$d" =~ ^[0-9a-f]{7,40}$ ]]; then # no tag: an abbreviated hash (may start with a digit)
+    date=$(commit_date "$d")
+    echo "0.0.0~git${date}.${d}${dirty}"
+  elif [[ "$d" =~ ^[0-9][0-9A-Za-z.-]*$ ]]; then # a tag
+    tag=${d//-/\~}
+    if [ -n "$dirty" ]; then echo "${tag}+dirty"; else echo "$tag"; fi
+  else # not from git (dev)
+    echo "0.0.0~$(printf '%s' "$d" | tr -c '0-9A-Za-z.+~' '.')${dirty}"
+  fi
+}
+
+if [ "${1:-}" = --debversion ]; then # scripts/package.sh --debversion DESCRIBE (package-test.sh's table)
+  debversion "${2:?usage: scripts/package.sh --debversion DESCRIBE}"
+  exit 0
+fi
+[ $# -eq 0 ] || die "usage: scripts/package.sh (PACKAGE_SKIP_BUILD=1: package build/bin as it is)"
 if [ "${PACKAGE_SKIP_BUILD:-}" != 1 ]; then
   scripts/build.sh
 fi
 for b in build/bin/vis build/bin/vis-desktop; do
   [ -x "$b" ] || die "$b is missing: run scripts/build.sh (or drop PACKAGE_SKIP_BUILD)"
 done
-
-# debversion DESCRIBE: the Debian version of a `git describe --tags --always --dirty`.
-debversion() {
-  local d=${1#v} dirty="" date hash
-  case "$d" in *-dirty) dirty=.dirty; d=${d%-dirty} ;; esac
-  commit_date() {
-    TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d "$1" 2>/dev/null || TZ=UTC date +%Y%m%d
-  }
-  if [[ "$d" =~ ^([0-9][0-9A-Za-z.]*)-([0-9]+)-g([0-9a-f]+)$ ]]; then
-    hash=${BASH_REMATCH[3]}
-    date=$(commit_date "$hash")
-    echo "${BASH_REMATCH[1]}+git${date}.${BASH_REMATCH[2]}.${hash}${dirty}"
-  elif [[ "$d" =~ ^[0-9a-f]{7,40}$ ]]; then # no tag: an abbreviated hash (may start with a digit)
-    date=$(commit_date "$d")
-    echo "0.0.0~git${date}.${d}${dirty}"
-  elif [[ "$d" =~ ^[0-9][0-9A-Za-z.]*$ ]]; then
-    if [ -n "$dirty" ]; then echo "${d}+dirty"; else echo "$d"; fi
-  else
-    echo "0.0.0~$(printf '%s' "$d" | tr -c '0-9A-Za-z.+~' '.')${dirty}"
-  fi
-}
 
 described=$(build/bin/vis version | awk '{print $2}')
 [ -n "$described" ] || die "build/bin/vis version printed no version"
@@ -89,11 +98,20 @@ VIS_DEB_MAINTAINER=${VIS_DEB_MAINTAINER:-Vis Desktop <noreply@vis-desktop.invali
 export VIS_DEB_VERSION VIS_DEB_ARCH VIS_DEB_DEPENDS VIS_DEB_MAINTAINER
 
 mkdir -p "$out"
+# The time of the commit the binaries were built from (HEAD may have moved since):
+# the changelog's date and the files' times in the archive.
+rev=${described%-dirty}; rev=${rev##*-g}
+epoch=$(git log -1 --format=%ct "$rev" 2>/dev/null || git log -1 --format=%ct 2>/dev/null || date +%s)
+# /usr/share/doc/vis-desktop/changelog.gz: one entry naming the build.
+{
+  printf 'vis-desktop (%s) unstable; urgency=medium\n\n' "$VIS_DEB_VERSION"
+  printf '  * Built from git describe %s.\n\n' "$described"
+  printf ' -- %s  %s\n' "$VIS_DEB_MAINTAINER" "$(LC_ALL=C date -R -u -d "@$epoch")"
+} | gzip -9n >"$out/changelog.gz"
 deb="$out/vis-desktop_${VIS_DEB_VERSION}_${VIS_DEB_ARCH}.deb"
 rm -f "$deb"
 start=$(date +%s)
-# SOURCE_DATE_EPOCH: the files' times in the archive are the commit's, not now.
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)} \
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$epoch} \
   go run "$NFPM" package --config packaging/nfpm.yaml --packager deb --target "$deb" >&2
 [ -f "$deb" ] || die "nfpm wrote no $deb"
 say "$deb ($VIS_DEB_VERSION from $described, $VIS_DEB_ARCH, $(( $(stat -c %s "$deb") / 1024 )) KiB) in $(( $(date +%s) - start ))s"
