@@ -101,6 +101,11 @@ type StatusView struct {
 	// ProjectHeld names the workspace's project settings held back until
 	// the folder is trusted (the window's "Trust this folder" banner).
 	ProjectHeld []string `json:"project_held,omitempty"`
+	// HeldBy is the pid of another live Vis process that runs the
+	// session's turns now (it holds the session's claim): here the
+	// session is read-only, an input is refused with a
+	// *HeldElsewhereError. 0 = none.
+	HeldBy int `json:"held_by,omitempty"`
 }
 
 // DefaultContextLimit is assumed for a model whose window is not configured.
@@ -128,6 +133,11 @@ func (e *Engine) Status(ctx context.Context, sessionID, workspace string) (Statu
 		}
 	}
 	v.Packs = e.Packs(ctx, workspace)
+	if sessionID != "" {
+		if other, err := e.store.ClaimedElsewhere(ctx, sessionID); err == nil {
+			v.HeldBy = store.ClaimPID(other)
+		}
+	}
 	chosen := ""
 	if sessionID != "" {
 		if s, err := e.store.GetSession(ctx, sessionID); err == nil {

@@ -22,6 +22,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/attach"
@@ -48,6 +49,45 @@ type Input struct {
 	Model, BaseURL string
 	// Workspace is the folder of a new session (Dispatch with session "").
 	Workspace string
+	// Wait: when another live Vis process runs the session's turns, queue
+	// the input behind it (it starts once that process lets the session
+	// go) instead of refusing with a *HeldElsewhereError (`vis run --wait`).
+	Wait bool
+}
+
+// ErrHeldElsewhere is matched (errors.Is) by every *HeldElsewhereError.
+var ErrHeldElsewhere = errors.New("the session is running in another Vis")
+
+// HeldElsewhereError refuses an input for a session whose turns another live
+// Vis process runs (it holds the session's claim in the store): one
+// writer per session. The session can still be read (Transcript, Status
+// says HeldBy) and its goal paused, cancelled or cleared.
+type HeldElsewhereError struct {
+	SessionID string
+	PID       int // the process that runs it
+}
+
+func (e *HeldElsewhereError) Error() string {
+	return fmt.Sprintf("session %s is running in another Vis (pid %d)", e.SessionID, e.PID)
+}
+
+// Is makes errors.Is(err, ErrHeldElsewhere) true.
+func (e *HeldElsewhereError) Is(target error) bool { return target == ErrHeldElsewhere }
+
+// conflict is the refusal of an input for session id when another process
+// holds its claim (owner), else nil. Input.Wait turns it off.
+func (e *Engine) conflict(ctx context.Context, id string, req SendRequest) error {
+	if req.queueElsewhere || id == "" {
+		return nil
+	}
+	other, err := e.store.ClaimedElsewhere(ctx, id)
+	if err != nil {
+		return err
+	}
+	if other == "" {
+		return nil
+	}
+	return &HeldElsewhereError{SessionID: id, PID: store.ClaimPID(other)}
 }
 
 // GoalInput is a goal action: set (Objective, Budget), resume, pause,
@@ -158,7 +198,8 @@ func (e *Engine) dispatch(ctx context.Context, sessionID string, in Input, wait 
 	if in.Channel == "" {
 		in.Channel = ChannelDesktop
 	}
-	req := SendRequest{SessionID: sessionID, Workspace: in.Workspace, Text: in.Text, Channel: in.Channel, Model: in.Model, BaseURL: in.BaseURL, Images: in.Images, wait: wait}
+	req := SendRequest{SessionID: sessionID, Workspace: in.Workspace, Text: in.Text, Channel: in.Channel, Model: in.Model, BaseURL: in.BaseURL, Images: in.Images, wait: wait,
+		queueElsewhere: in.Wait}
 	if in.Goal != nil {
 		return e.goalAction(ctx, req, *in.Goal, "")
 	}
@@ -257,6 +298,12 @@ func (e *Engine) goalAction(ctx context.Context, req SendRequest, g GoalInput, t
 	case goals.ActionShow, goals.ActionSet, goals.ActionResume, goals.ActionPause, goals.ActionCancel, goals.ActionClear:
 	default:
 		return Accepted{SessionID: req.SessionID}, fmt.Errorf("unknown goal action %q (set, resume, pause, cancel, clear or show)", g.Action)
+	}
+	if g.Action == goals.ActionSet || g.Action == goals.ActionResume {
+		// A goal turn is refused before the goal changes, not after.
+		if err := e.conflict(ctx, req.SessionID, req); err != nil {
+			return Accepted{SessionID: req.SessionID}, err
+		}
 	}
 	if req.SessionID == "" && g.Action != goals.ActionSet {
 		if g.Action == goals.ActionShow || g.Action == goals.ActionClear {
@@ -357,9 +404,10 @@ func goalText(c goals.Command) string {
 }
 
 // submit starts j when the session is idle, else queues it. A session
-// whose turns another live process runs (it holds the session's claim) is
-// busy too: j waits in the queue, and this process polls the claim and
-// starts the queue once it is free.
+// whose turns another live process runs (it holds the session's claim)
+// refuses j with a *HeldElsewhereError, unless j's input asked to wait
+// (Input.Wait): then j waits in the queue, and this process polls the
+// claim and starts the queue once it is free.
 func (e *Engine) submit(ctx context.Context, id string, rt *sessionRT, j *job) (Accepted, error) {
 	kind := KindTurn
 	if j.kind == store.QueueShell {
@@ -383,7 +431,12 @@ func (e *Engine) submit(ctx context.Context, id string, rt *sessionRT, j *job) (
 				a.Started = true
 				return a, nil
 			}
+			if !j.req.queueElsewhere {
+				return Accepted{SessionID: id}, &HeldElsewhereError{SessionID: id, PID: store.ClaimPID(other)}
+			}
 			a.Elsewhere = true
+		} else if err := e.conflict(ctx, id, j.req); err != nil {
+			return Accepted{SessionID: id}, err
 		} else if _, err := e.store.AdoptQueue(ctx, id); err != nil {
 			// A queue left by a process that is gone (held) goes first: the
 			// new input joins its end and the whole queue drains.
@@ -472,6 +525,36 @@ func (e *Engine) startHead(rt *sessionRT, id string, qs []store.Queued) bool {
 	}
 	e.start(rt, id, j)
 	return true
+}
+
+// claimBeats holds the engines whose claim heartbeat runs (beatClaims).
+var claimBeats sync.Map // *Engine → struct{}
+
+// beatClaims starts, once per engine, the heartbeat that renews the
+// session claims this process holds every store.ClaimRenew: the claims
+// are leases (store/queue.go). Owner: the engine (e.wg); it ends with e.ctx.
+func (e *Engine) beatClaims() {
+	if e.ctx.Err() != nil {
+		return
+	}
+	if _, running := claimBeats.LoadOrStore(e, struct{}{}); running {
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer claimBeats.Delete(e)
+		t := time.NewTicker(store.ClaimRenew)
+		defer t.Stop()
+		for {
+			select {
+			case <-e.ctx.Done():
+				return
+			case <-t.C:
+				_ = e.store.RenewClaims(e.ctx) // a failed renewal is tried again at the next tick
+			}
+		}
+	}()
 }
 
 // claimPoll is how often a process whose input waits for another process's
@@ -567,6 +650,7 @@ func (e *Engine) takeNext(id string, rt *sessionRT) *job {
 // start runs j as the session's turn; after it, the queue behind it drains
 // (drain starts the next input). The caller holds rt.ctlMu.
 func (e *Engine) start(rt *sessionRT, id string, j *job) {
+	e.beatClaims()
 	rctx, cancel := context.WithCancelCause(e.ctx)
 	rt.ctl.running, rt.ctl.cancel, rt.ctl.ticket = j, cancel, goals.Ticket{}
 	e.wg.Add(1)

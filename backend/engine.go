@@ -115,7 +115,8 @@ type SendRequest struct {
 	// image paths written in Text are attached too.
 	Images []attach.Input
 
-	wait bool // a foreground caller (Run) waits for the turn
+	wait           bool // a foreground caller (Run) waits for the turn
+	queueElsewhere bool // Input.Wait: queue behind another process instead of refusing
 }
 
 // TurnResult is the outcome of one turn.

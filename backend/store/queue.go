@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 )
 
@@ -225,19 +228,61 @@ func (s *Store) AdoptQueue(ctx context.Context, sessionID string) (int, error) {
 	return int(n), nil
 }
 
+// Session claims are leases. The process that runs a session's turns holds
+// its claim: a row naming the process (pid and start time, owner.go) and
+// when it last renewed it. While it holds claims, it renews them every
+// ClaimRenew (RenewClaims; the engine runs the heartbeat). Another process
+// takes a claim over only when its holder is dead: its pid is gone or, where
+// the start time is known, belongs to a later process. Only where neither
+// can be told (no /proc, or an owner recorded without its start time) does
+// an unrenewed lease count: a claim not renewed for ClaimLease is free.
+const (
+	ClaimRenew = 10 * time.Second
+	ClaimLease = 3 * ClaimRenew
+)
+
+// ClaimPID is the process id of a claim's owner (as ClaimSession and
+// ClaimedElsewhere return it), 0 when it names none.
+func ClaimPID(owner string) int {
+	pidText, _, _ := strings.Cut(owner, ":")
+	pid, err := strconv.Atoi(pidText)
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}
+
+// claimHeld reports whether owner, who last renewed the claim at renewed,
+// still holds it at now.
+func claimHeld(owner string, renewed, now time.Time) bool {
+	pid := ClaimPID(owner)
+	if pid == 0 || owner == processOwner {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err != nil && err != syscall.EPERM {
+		return false // no such process
+	}
+	_, ticks, _ := strings.Cut(owner, ":")
+	if mine := startTicks(pid); ticks != "" && mine != "" {
+		return mine == ticks
+	}
+	return now.Sub(renewed) < ClaimLease
+}
+
 // ClaimSession makes this process the one that runs the session's turns,
 // unless another live process holds it: then it returns that owner and
 // claims nothing. A claim of a process that is gone is taken over.
-// Claiming a session this process holds succeeds.
+// Claiming a session this process holds succeeds (and renews it).
 func (s *Store) ClaimSession(ctx context.Context, sessionID string) (other string, err error) {
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		other = ""
 		var o string
-		err := tx.QueryRowContext(ctx, `SELECT owner FROM session_claims WHERE session_id = ?`, sessionID).Scan(&o)
+		var at int64
+		err := tx.QueryRowContext(ctx, `SELECT owner, claimed_at FROM session_claims WHERE session_id = ?`, sessionID).Scan(&o, &at)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if err == nil && o != processOwner && ownerAlive(o) {
+		if err == nil && claimHeld(o, fromMs(at), s.now()) {
 			other = o
 			return nil
 		}
@@ -256,6 +301,19 @@ func (s *Store) ClaimSession(ctx context.Context, sessionID string) (other strin
 	return other, nil
 }
 
+// RenewClaims renews the leases of every claim this process holds; the
+// process that holds claims calls it every ClaimRenew.
+func (s *Store) RenewClaims(ctx context.Context) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE session_claims SET claimed_at = ? WHERE owner = ?`, ms(s.now()), processOwner)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("renew session claims: %w", err)
+	}
+	return nil
+}
+
 // ReleaseSession gives up this process's claim on the session (a claim of
 // another process is left alone).
 func (s *Store) ReleaseSession(ctx context.Context, sessionID string) error {
@@ -270,17 +328,19 @@ func (s *Store) ReleaseSession(ctx context.Context, sessionID string) error {
 }
 
 // ClaimedElsewhere returns the owner of the session's claim when a live
-// process other than this one holds it ("" otherwise).
+// process other than this one holds it ("" otherwise); ClaimPID reads its
+// pid.
 func (s *Store) ClaimedElsewhere(ctx context.Context, sessionID string) (string, error) {
 	var o string
-	err := s.db.QueryRowContext(ctx, `SELECT owner FROM session_claims WHERE session_id = ?`, sessionID).Scan(&o)
+	var at int64
+	err := s.db.QueryRowContext(ctx, `SELECT owner, claimed_at FROM session_claims WHERE session_id = ?`, sessionID).Scan(&o, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("claim of session %s: %w", sessionID, err)
 	}
-	if o != processOwner && ownerAlive(o) {
+	if claimHeld(o, fromMs(at), s.now()) {
 		return o, nil
 	}
 	return "", nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 func TestQueue(t *testing.T) {
@@ -152,5 +153,53 @@ func TestSessionClaims(t *testing.T) {
 	}
 	if _, err := s.ClaimSession(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("claiming an absent session: %v", err)
+	}
+	if got := ClaimPID(live); got != 1 {
+		t.Errorf("ClaimPID(%q) = %d", live, got)
+	}
+}
+
+// A claim is a lease: where the holder's start time cannot be told (an
+// owner recorded without it), the claim holds while it is renewed and is
+// free once unrenewed for ClaimLease; RenewClaims renews this process's.
+func TestSessionClaimLease(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTest(t)
+	a := mustSession(t, s, "/w", "a")
+	noTicks := "1:" // a running pid, start time unknown
+	now := s.now()
+	set := func(owner string, at time.Time) {
+		t.Helper()
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO session_claims (session_id, owner, claimed_at) VALUES (?, ?, ?)
+			ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, claimed_at = excluded.claimed_at`, a.ID, owner, ms(at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set(noTicks, now.Add(-ClaimLease/2))
+	if o, _ := s.ClaimSession(ctx, a.ID); o != noTicks {
+		t.Fatalf("a renewed lease was taken over: %q", o)
+	}
+	set(noTicks, now.Add(-ClaimLease-time.Second))
+	if o, err := s.ClaimSession(ctx, a.ID); o != "" || err != nil {
+		t.Fatalf("an expired lease of an unknown holder = %q, %v; want taken over", o, err)
+	}
+	// A holder whose start time is known holds however old its lease:
+	// only its death frees the session.
+	set(ownerOf(1), now.Add(-time.Hour))
+	if o, _ := s.ClaimedElsewhere(ctx, a.ID); o != ownerOf(1) {
+		t.Fatalf("a live holder's old lease = %q", o)
+	}
+	// Renewal moves this process's lease only.
+	set(processOwner, now.Add(-time.Hour))
+	if err := s.RenewClaims(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var at int64
+	if err := s.db.QueryRowContext(ctx, `SELECT claimed_at FROM session_claims WHERE session_id = ?`, a.ID).Scan(&at); err != nil {
+		t.Fatal(err)
+	}
+	if fromMs(at).Before(now) {
+		t.Errorf("RenewClaims left the lease at %v", fromMs(at))
 	}
 }
