@@ -293,6 +293,9 @@ type turnRun struct {
 	// delta repeats the hint only when the level moves.
 	hintLevel     int
 	hint, hintKey string
+	// wire keeps each message's request JSON for the turn's next request:
+	// the history is marshalled once, not once per request.
+	wire provider.MessageCache
 }
 
 func (tr *turnRun) publish(iter int, p events.Payload) {
@@ -611,6 +614,7 @@ func (tr *turnRun) stream() (provider.Response, error) {
 	req := provider.Request{
 		Messages:        tr.msgs,
 		ReasoningEffort: tr.t.ReasoningEffort,
+		Cache:           &tr.wire,
 		OnRetry: func(ri provider.RetryInfo) {
 			tr.publish(tr.iter, events.ProviderRetry{Attempt: ri.Attempt, DelayMs: ri.Delay.Milliseconds(), Error: errString(ri.Err)})
 		},

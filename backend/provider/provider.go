@@ -112,6 +112,9 @@ type Request struct {
 	ReasoningEffort string
 	MaxTokens       int             // 0 = unset
 	OnRetry         func(RetryInfo) // called before each retry wait
+	// Cache, when set, keeps each message's wire JSON for the next
+	// request of the same conversation (wire.go); nil marshals them all.
+	Cache *MessageCache
 }
 
 // RetryInfo describes a retry about to happen.
@@ -227,7 +230,7 @@ func (c *Client) ListModels(ctx context.Context) ([]string, error) {
 // Stream sends req and streams the reply, calling on (if non-nil) for
 // every fragment. See the package comment for retries and errors.
 func (c *Client) Stream(ctx context.Context, req Request, on func(Delta)) (Response, error) {
-	creq, berr := c.buildRequest(req)
+	creq, body, berr := c.buildRequest(req)
 	if berr != nil {
 		return Response{}, berr
 	}
@@ -237,6 +240,7 @@ func (c *Client) Stream(ctx context.Context, req Request, on func(Delta)) (Respo
 	var resp Response
 	err := c.retry(ctx, req.OnRetry, func(att *attempt) *Error {
 		var asm assembler
+		att.body = body
 		perr := c.streamOnce(ctx, att, creq, &asm, on)
 		resp = asm.response()
 		return perr
@@ -309,65 +313,23 @@ func (c *Client) backoff(i int, retryAfter time.Duration) time.Duration {
 	return min(d, c.cfg.RetryMax)
 }
 
-// buildRequest maps our messages onto the go-openai request.
-func (c *Client) buildRequest(req Request) (openai.ChatCompletionRequest, *Error) {
-	bad := func(format string, args ...any) *Error {
-		return &Error{Kind: KindBadRequest, Endpoint: c.cfg.BaseURL, Model: c.cfg.Model,
-			Message: fmt.Sprintf(format, args...)}
-	}
+// buildRequest maps our messages onto the go-openai request and builds
+// its body (wire.go): creq goes to go-openai with its messages left
+// empty, body is what is sent.
+func (c *Client) buildRequest(req Request) (openai.ChatCompletionRequest, []byte, *Error) {
 	if len(req.Messages) == 0 {
-		return openai.ChatCompletionRequest{}, bad("no messages to send")
+		return openai.ChatCompletionRequest{}, nil, c.badRequest("no messages to send")
 	}
-	msgs := make([]openai.ChatCompletionMessage, 0, len(req.Messages))
-	for i, m := range req.Messages {
-		om := openai.ChatCompletionMessage{Role: m.Role}
-		switch m.Role {
-		case chat.RoleSystem:
-			om.Content = m.Content
-		case chat.RoleUser:
-			if len(m.Parts) == 0 {
-				om.Content = m.Content
-				break
-			}
-			for j, p := range m.Parts {
-				switch p.Type {
-				case "text":
-					om.MultiContent = append(om.MultiContent, openai.ChatMessagePart{
-						Type: openai.ChatMessagePartTypeText, Text: p.Text})
-				case "image_url":
-					om.MultiContent = append(om.MultiContent, openai.ChatMessagePart{
-						Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: p.ImageURL}})
-				default:
-					return openai.ChatCompletionRequest{}, bad("message %d part %d: unknown part type %q", i, j, p.Type)
-				}
-			}
-		case chat.RoleAssistant:
-			om.Content = m.Content
-			for _, tc := range m.ToolCalls {
-				om.ToolCalls = append(om.ToolCalls, openai.ToolCall{
-					ID: tc.ID, Type: openai.ToolTypeFunction,
-					Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments},
-				})
-			}
-		case chat.RoleTool:
-			if m.ToolCallID == "" {
-				return openai.ChatCompletionRequest{}, bad("message %d: tool result without tool_call_id", i)
-			}
-			om.ToolCallID = m.ToolCallID
-			om.Content = m.Content
-			if om.Content == "" {
-				// go-openai omits empty content and OpenAI rejects a tool
-				// message without it.
-				om.Content = "(no output)"
-			}
-		default:
-			return openai.ChatCompletionRequest{}, bad("message %d: unknown role %q", i, m.Role)
+	msgs := make([][]byte, len(req.Messages))
+	for i := range req.Messages {
+		b, err := req.Cache.encode(i, &req.Messages[i], c)
+		if err != nil {
+			return openai.ChatCompletionRequest{}, nil, err
 		}
-		msgs = append(msgs, om)
+		msgs[i] = b
 	}
 	creq := openai.ChatCompletionRequest{
 		Model:           c.cfg.Model,
-		Messages:        msgs,
 		Stream:          true,
 		StreamOptions:   &openai.StreamOptions{IncludeUsage: true},
 		ReasoningEffort: req.ReasoningEffort,
@@ -387,7 +349,11 @@ func (c *Client) buildRequest(req Request) (openai.ChatCompletionRequest, *Error
 		}}}
 		creq.ToolChoice = "auto"
 	}
-	return creq, nil
+	body, err := requestBody(creq, msgs)
+	if err != nil {
+		return openai.ChatCompletionRequest{}, nil, c.badRequest("build the request body: %v", err)
+	}
+	return creq, body, nil
 }
 
 var toolParameters = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":` +

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -22,6 +23,9 @@ type attempt struct {
 	cancel context.CancelCauseFunc
 	idle   time.Duration
 	timer  *time.Timer
+	// body, when set, is the request body sent in place of the one
+	// go-openai marshalled (wire.go).
+	body []byte
 
 	// Written by doer.Do in the calling goroutine, before the body is read.
 	status  int
@@ -74,6 +78,13 @@ type doer struct {
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	for k, v := range d.headers {
 		req.Header.Set(k, v)
+	}
+	if att, _ := req.Context().Value(attemptKey{}).(*attempt); att != nil && att.body != nil && req.Body != nil {
+		req.Body.Close()
+		body := att.body
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength = int64(len(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
 	if d.cache {
 		markCache(req)
