@@ -32,10 +32,11 @@ func (s *Store) GetGoal(ctx context.Context, sessionID string) (Goal, error) {
 	var g Goal
 	var budget, activeSince sql.NullInt64
 	var created, updated int64
-	err := s.db.QueryRowContext(ctx, `
-		SELECT session_id, goal_id, objective, status, iteration_budget, iterations_used, tokens_used,
-			time_used_ms, version, revision, created_at, updated_at, active_since_ms
-		FROM goals WHERE session_id = ?`, sessionID).Scan(&g.SessionID, &g.GoalID, &g.Objective, &g.Status,
+	q, err := s.prepared(ctx, qGetGoal)
+	if err != nil {
+		return Goal{}, fmt.Errorf("get goal of session %s: %w", sessionID, err)
+	}
+	err = q.QueryRowContext(ctx, sessionID).Scan(&g.SessionID, &g.GoalID, &g.Objective, &g.Status,
 		&budget, &g.IterationsUsed, &g.TokensUsed, &g.TimeUsedMs, &g.Version, &g.Revision, &created, &updated,
 		&activeSince)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -45,6 +45,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
@@ -70,6 +71,7 @@ type Store struct {
 	wsem  chan struct{}    // one slot: the in-process writer
 	now   func() time.Time // the clock; tests replace it
 	known int              // highest schema version of this build
+	stmts sync.Map         // query text → *sql.Stmt (prepared.go)
 }
 
 // Open opens (creating when absent) the database at path and migrates it to
