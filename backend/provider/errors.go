@@ -51,6 +51,11 @@ type Error struct {
 	Cause Cause
 	Err   error // the underlying error, key redacted from its text
 
+	// Timeout is the idle or connect timeout that ran out (Cause timeout),
+	// timeoutWhere where it is configured; connect: it was the connect one.
+	Timeout      time.Duration
+	timeoutWhere string
+	connect      bool
 	modelMissing bool           // a 404 that names the model (else the URL is wrong)
 	noKey        bool           // a 401/403 sent without an API key
 	serverMsg    string         // the server's own message, for Sentence
@@ -119,9 +124,9 @@ func (e *Error) retryable() bool {
 	case KindRateLimit, KindServer:
 		return true
 	case KindNetwork:
-		// A certificate that is not trusted stays so; a server that sent
-		// nothing for the whole idle timeout (5 minutes) is not worth
-		// another five: retrying it held a turn 25 minutes.
+		// A certificate that is not trusted stays so; a timeout has its own
+		// smaller budget in retry (a silent server retried on the transport
+		// budget held a turn 25 minutes).
 		return e.Cause != CauseTLS && e.Cause != CauseTimeout
 	}
 	return false
@@ -252,7 +257,7 @@ func (c *Client) classify(ctx context.Context, err error, att *attempt, out bool
 		e.Message = err.Error()
 		if errors.Is(context.Cause(att.ctx), errIdle) {
 			e.Message = fmt.Sprintf("no data for %s", att.idle)
-			e.Cause = CauseTimeout
+			e.Cause, e.Timeout, e.timeoutWhere = CauseTimeout, att.idle, c.cfg.IdleWhere
 		}
 	default:
 		e.Kind = KindNetwork
@@ -261,7 +266,10 @@ func (c *Client) classify(ctx context.Context, err error, att *attempt, out bool
 		e.Cause = causeOf(err)
 		if errors.Is(context.Cause(att.ctxOrNil()), errIdle) {
 			e.Message = fmt.Sprintf("no response for %s", att.idle)
-			e.Cause = CauseTimeout
+			e.Cause, e.Timeout, e.timeoutWhere = CauseTimeout, att.idle, c.cfg.IdleWhere
+		} else if isConnectTimeout(err) {
+			e.Message = fmt.Sprintf("no connection within %s", c.cfg.ConnectTimeout)
+			e.Cause, e.Timeout, e.timeoutWhere, e.connect = CauseTimeout, c.cfg.ConnectTimeout, c.cfg.ConnectWhere, true
 		} else if errors.As(err, &ne) && ne.Timeout() {
 			e.Message = "timeout: " + err.Error()
 		}

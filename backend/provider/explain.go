@@ -30,7 +30,8 @@ const (
 	CodeServerDown    = "server_down"     // connection refused: start the server
 	CodeUnreachable   = "unreachable"     // DNS or another network failure: check the URL
 	CodeTLS           = "tls"             // certificate or scheme mismatch: check the URL
-	CodeTimeout       = "timeout"         // no answer in time
+	CodeTimeout       = "timeout"         // no byte for the idle timeout
+	CodeConnect       = "connect_timeout" // no connection within the connect timeout
 	CodeAuth          = "auth"            // 401/403: check the key
 	CodeModelNotFound = "model_not_found" // 404 naming the model: pick a model
 	CodeNoAPI         = "no_api"          // 404 without a model: check the URL
@@ -82,6 +83,9 @@ func (e *Error) Code() string {
 		case CauseTLS:
 			return CodeTLS
 		case CauseTimeout:
+			if e.connect {
+				return CodeConnect
+			}
 			return CodeTimeout
 		}
 		return CodeUnreachable
@@ -136,7 +140,14 @@ func (e *Error) Sentence() string {
 	case CodeTLS:
 		return fmt.Sprintf("The secure connection to %s failed (its certificate is not trusted or does not match, or http and https are mixed up): check the URL in Settings.", host)
 	case CodeTimeout:
-		return fmt.Sprintf("The model server at %s did not answer in time: check that it is running and not overloaded, then retry.", host)
+		if e.Timeout == 0 {
+			return fmt.Sprintf("The model server at %s did not answer in time: check that it is running and not overloaded, then retry.", host)
+		}
+		return fmt.Sprintf("The model server at %s sent nothing for %s%s, so Vis gave up on the reply: check that it is running and not overloaded, then retry; "+
+			"if it needs longer before its first token, raise provider.idle_timeout_seconds in config.yml.", host, e.Timeout, where(e.timeoutWhere))
+	case CodeConnect:
+		return fmt.Sprintf("No connection to the model server at %s could be made within %s%s: check the URL in Settings and that the server and the network are up, then retry.",
+			host, e.Timeout, where(e.timeoutWhere))
 	case CodeAuth:
 		if e.noKey {
 			return fmt.Sprintf("The model server at %s needs an API key%s: add one in Settings.", host, status)
@@ -174,6 +185,14 @@ func Explain(err error) (code, sentence string) {
 		return "", ""
 	}
 	return pe.Code(), pe.Sentence()
+}
+
+// where is " (s)", or "" for none.
+func where(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
 }
 
 // short is ": msg" cut to one short clause, or "" for none.

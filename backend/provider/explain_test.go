@@ -66,7 +66,7 @@ func TestExplainRealFailures(t *testing.T) {
 		{"404 model", answering(404, `{"error":{"message":"model 'test-model' not found, try pulling it first"}}`), testKey, provider.CodeModelNotFound, []string{`"test-model" is not available`, "pick another model"}},
 		{"404 url", answering(404, `404 page not found`), testKey, provider.CodeNoAPI, []string{"OpenAI-compatible API (404)", "check the URL"}},
 		{"tls untrusted", untrusted, testKey, provider.CodeTLS, []string{"secure connection", "check the URL"}},
-		{"timeout", silent, testKey, provider.CodeTimeout, []string{"did not answer in time", "retry"}},
+		{"timeout", silent, testKey, provider.CodeTimeout, []string{"sent nothing for 200ms", "retry"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

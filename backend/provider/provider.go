@@ -9,11 +9,13 @@
 //     calling goroutine. It returns the assembled Response.
 //   - Retries are internal and bounded: 429 (honouring Retry-After, capped
 //     by RetryMax), 5xx, 408 and connection failures are retried up to
-//     MaxRetries times with exponential backoff; a stream that breaks (or
-//     goes silent for IdleTimeout) before any output is re-issued up to 2
-//     times. Request.OnRetry is called before each wait. 401/403, 404 and
-//     other 4xx are never retried; a refused connection or an unknown host
-//     only twice, quickly (250 ms, 500 ms); a TLS failure never.
+//     MaxRetries times with exponential backoff; a stream that breaks (or a
+//     call that receives nothing for IdleTimeout, before the response or
+//     inside the stream) before any output is re-issued up to 2 times.
+//     Request.OnRetry is called before each wait. 401/403, 404 and other
+//     4xx are never retried; a refused connection, an unknown host or a
+//     connection not made within ConnectTimeout only twice, quickly
+//     (250 ms, 500 ms); a TLS failure never.
 //   - Error.Code and Error.Sentence (explain.go) say what went wrong and
 //     what to do, in one sentence without Go's error text.
 //   - Every error is a *Error whose Kind tells the cases apart; its text
@@ -66,10 +68,11 @@ const codeDescription = "The Starlark (Python dialect) program to run. Use print
 
 // Default tuning.
 const (
-	defaultMaxRetries  = 4
-	defaultRetryBase   = time.Second
-	defaultRetryMax    = 60 * time.Second
-	defaultIdleTimeout = 5 * time.Minute
+	defaultMaxRetries     = 4
+	defaultRetryBase      = time.Second
+	defaultRetryMax       = 60 * time.Second
+	defaultIdleTimeout    = 120 * time.Second
+	defaultConnectTimeout = 15 * time.Second
 	// maxReissues bounds re-issuing a stream that broke before any output.
 	maxReissues = 2
 	// refusedRetries and refusedDelay: a refused connection (or an unknown
@@ -95,10 +98,18 @@ type Config struct {
 	RetryMax   time.Duration // cap of one wait, Retry-After included; 0 = 60s
 	// IdleTimeout: a call that receives no byte for this long (waiting for
 	// the response or inside the stream) is treated as a broken stream;
-	// 0 = 5 minutes. Generous because local servers may process a long
-	// prompt for minutes before the first token.
+	// 0 = 120 s (the config's provider.idle_timeout_seconds). Generous
+	// because local servers may process a long prompt for a minute before
+	// the first token.
 	IdleTimeout time.Duration
-	HTTPClient  *http.Client // nil = a client without overall timeout
+	// ConnectTimeout bounds making the connection (dial; TLS has the
+	// transport's own 10 s); 0 = 15 s. It applies when HTTPClient is nil.
+	ConnectTimeout time.Duration
+	// IdleWhere and ConnectWhere say where the two timeouts are configured
+	// (e.g. "provider.idle_timeout_seconds: unset, default 120"); the
+	// timeout's sentence names them, "" leaves them out.
+	IdleWhere, ConnectWhere string
+	HTTPClient              *http.Client // nil = a client without overall timeout, dialing within ConnectTimeout
 	// CacheControl marks prompt-cache breakpoints (cache.go); the caller
 	// decides, usually with WantsCacheControl.
 	CacheControl bool
@@ -190,9 +201,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = defaultIdleTimeout
 	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = defaultConnectTimeout
+	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = &http.Client{Transport: dialingWithin(cfg.ConnectTimeout)}
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
@@ -271,10 +285,16 @@ func (c *Client) retry(ctx context.Context, onRetry func(RetryInfo), once func(*
 		case perr.Kind == KindStreamBroken && !perr.Partial && reissues < maxReissues:
 			delay = c.backoff(reissues, 0)
 			reissues++
-		case perr.Kind == KindNetwork && (perr.Cause == CauseRefused || perr.Cause == CauseDNS):
-			// Nothing listens (or the name does not resolve): a server being
-			// restarted comes back within a second, a stopped one does not
-			// in 15 s. A few quick attempts, then the person is told.
+		case perr.Kind == KindNetwork && perr.Cause == CauseTimeout && !perr.connect && reissues < maxReissues:
+			// Nothing arrived for the idle timeout: an overloaded server may
+			// answer a fresh request; the budget is a broken stream's.
+			delay = c.backoff(reissues, 0)
+			reissues++
+		case perr.Kind == KindNetwork && (perr.Cause == CauseRefused || perr.Cause == CauseDNS || perr.connect):
+			// Nothing listens (or the name does not resolve, or the
+			// connection is not made in time): a server being restarted
+			// comes back within a second, a stopped one does not in 15 s.
+			// A few quick attempts, then the person is told.
 			if transport >= min(c.cfg.MaxRetries, refusedRetries) {
 				return perr
 			}

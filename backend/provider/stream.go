@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/chat"
@@ -64,6 +66,34 @@ func (a *attempt) retryAfter() time.Duration {
 		return 0
 	}
 	return parseRetryAfter(a.header, time.Now())
+}
+
+// dialingWithin is the default transport with a dial bounded by d, one
+// per distinct d for the process: a client is made per turn, and a
+// transport per client would keep each turn's idle connections (two
+// goroutines and a descriptor each) until they time out.
+func dialingWithin(d time.Duration) *http.Transport {
+	transportsMu.Lock()
+	defer transportsMu.Unlock()
+	if t, ok := transports[d]; ok {
+		return t
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: d, KeepAlive: 30 * time.Second}).DialContext
+	transports[d] = t
+	return t
+}
+
+var (
+	transportsMu sync.Mutex
+	transports   = map[time.Duration]*http.Transport{}
+)
+
+// isConnectTimeout reports whether err is a dial that timed out (not the
+// caller's cancel, not the idle watchdog).
+func isConnectTimeout(err error) bool {
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial" && oe.Timeout()
 }
 
 // doer is the go-openai HTTPDoer: it adds the configured headers, records
