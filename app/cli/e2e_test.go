@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,8 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/backend/store"
 )
 
 // visBin is the real binary, built once from the repository root.
@@ -94,6 +98,27 @@ func waitRequests(t *testing.T, llm *providertest.Server, n int) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// intact opens the env's database (the process that wrote it is gone),
+// checks it with SQLite's integrity check and returns the session's
+// stored iterations, turn by turn, for a before/after comparison.
+func (e *env) intact(t *testing.T, sid string) []store.Iteration {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(e.home, "desktop", "vis.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.IntegrityCheck(ctx); err != nil {
+		t.Fatal(err)
+	}
+	its, err := st.SessionIterations(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return its
 }
 
 func jsonLines(t *testing.T, s string) []map[string]any {
@@ -327,6 +352,9 @@ func TestSIGINTCancelsAndKeepsWhatSettled(t *testing.T) {
 	if its := tr.Turns[0].Iterations; len(its) < 1 || its[0].Output != "42\n" {
 		t.Fatalf("settled iteration lost: %+v", its)
 	}
+	if its := e.intact(t, sid); len(its) < 1 || its[0].Output != "42\n" {
+		t.Fatalf("stored iterations after SIGINT: %+v", its)
+	}
 }
 
 // Killing the process mid-turn loses at most the iteration in flight: the
@@ -358,6 +386,11 @@ func TestKilledMidTurnIsInterruptedAndRecapped(t *testing.T) {
 		}
 	}
 	c.Wait()
+	sid := sessionOf(t, e)
+	settled := e.intact(t, sid)
+	if len(settled) != 1 || settled[0].Output != "wrote notes\n" {
+		t.Fatalf("stored iterations after the kill: %+v", settled)
+	}
 
 	e.llm.Push(providertest.Reply{Content: []string{"continued"}})
 	r := e.run("", "run", "--continue", "go on")
@@ -386,6 +419,9 @@ func TestKilledMidTurnIsInterruptedAndRecapped(t *testing.T) {
 	}
 	if len(tr.Turns) != 2 || tr.Turns[0].Status != "interrupted" || len(tr.Turns[0].Iterations) != 1 || tr.Turns[0].Iterations[0].Output != "wrote notes\n" {
 		t.Fatalf("turns = %+v", tr.Turns)
+	}
+	if after := e.intact(t, sid); len(after) < len(settled) || !cmp.Equal(settled, after[:len(settled)]) {
+		t.Fatalf("the settled iterations changed after the restart:\n%s", cmp.Diff(settled, after))
 	}
 }
 
