@@ -95,7 +95,7 @@ var archLayers = []archLayer{
 		pkgs: map[string][]string{
 			"backend": {
 				"backend/attach", "backend/chat", "backend/checkpoint", "backend/config", "backend/confine", "backend/events", "backend/ext",
-				"backend/goals", "backend/langtools", "backend/live", "backend/loop", "backend/packs/clojure",
+				"backend/goals", "backend/langtools", "backend/live", "backend/loop", "backend/mcp", "backend/packs/clojure",
 				"backend/packs/golang", "backend/packs/js", "backend/packs/python", "backend/prompt",
 				"backend/provider", "backend/resources", "backend/sandbox", "backend/secrets",
 				"backend/store", "backend/tools", "backend/workspace",

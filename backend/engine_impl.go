@@ -82,6 +82,7 @@ type Engine struct {
 
 	ext       *ext.Registry
 	resources *resources.Registry
+	mcp       mcpSessions // the sessions' MCP servers (mcpservers.go)
 	python    *python.Pack
 	clojure   *clojure.Pack
 	watchers  map[string]*workspace.Watcher // by workspace root, under mu
@@ -385,6 +386,7 @@ func (e *Engine) runtimeFor(s store.Session) (*sessionRT, error) {
 				e.broker.Publish(events.Event{SessionID: s.ID, Turn: t, Iteration: i, Data: end})
 			},
 		},
+		Namespaces: e.mcpNamespaces(s.ID, rt), // mcp.<server>.<tool> (mcpservers.go)
 	}, append(append(ts.Builtins(), e.goals.Builtin(s.ID, rt.requestTicket), e.foldBuiltin(s.ID, rt)), langtools.WithTimeouts(rt.surface.Builtins())...))
 	if err != nil {
 		ts.Close()
@@ -545,7 +547,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	stable, warnings := prompt.StableMessages(env, prompt.StableOptions{
 		System:       prompt.SystemOptions{Addendum: addendum, ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace, ProjectUntrusted: !rv.cfg.ProjectTrusted},
 		Shims:        prompt.DefaultShims,
-		Fragments:    fragments(active, facade),
+		Fragments:    append(fragments(active, facade), e.mcpTurn(ctx, id, rt, rv.cfg)...),
 		SessionBlock: rt.block,
 	})
 	for _, w := range append(rv.cfg.Warnings, warnings...) {

@@ -39,6 +39,7 @@ func (e *Engine) DeleteSession(ctx context.Context, id string) error {
 		return err
 	}
 	e.resources.StopSession(ctx, id) // its REPLs die with it
+	e.dropMCP(ctx, id)               // and its MCP servers (mcpservers.go)
 	e.mu.Lock()
 	if rt, ok := e.sessions[id]; ok {
 		rt.tools.Close()
