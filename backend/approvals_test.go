@@ -26,13 +26,7 @@ func TestAskAtTheCall(t *testing.T) {
 		t.Skip("no Landlock here: " + s.Why)
 	}
 	ctx := context.Background()
-	root := t.TempDir()
-	home, ws, outside := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "outside")
-	for _, d := range []string{home, ws, outside} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home, ws, outside := sandboxDirs(t)
 	write := func(name string) providertest.Reply {
 		return providertest.Reply{Code: fmt.Sprintf("r = shell('echo hi > %s')\nprint('exit', r['exit_code'], r.get('sandbox_asked', ''))\nprint('after the call')", filepath.Join(outside, name))}
 	}
@@ -151,4 +145,18 @@ func TestAskAtTheCall(t *testing.T) {
 			break
 		}
 	}
+}
+
+// sandboxDirs makes a VIS_HOME, a workspace and a folder outside it (where
+// a confined shell may not write) under one temporary folder.
+func sandboxDirs(t *testing.T) (home, ws, outside string) {
+	t.Helper()
+	root := t.TempDir()
+	home, ws, outside = filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "outside")
+	for _, d := range []string{home, ws, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home, ws, outside
 }

@@ -24,13 +24,7 @@ func TestSessionModeAndApprovedRerun(t *testing.T) {
 		t.Skip("no Landlock here: " + s.Why)
 	}
 	ctx := context.Background()
-	root := t.TempDir()
-	home, ws, outside := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "outside")
-	for _, d := range []string{home, ws, outside} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home, ws, outside := sandboxDirs(t)
 	escape := filepath.Join(outside, "escape.txt")
 	write := func(path string) string {
 		return fmt.Sprintf("r = shell('echo hi > %s')\nprint('exit', r['exit_code'], session['sandbox']['mode'])", path)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/visdesktop/vis/backend"
 )
@@ -34,33 +33,16 @@ func cmdFork(ctx context.Context, args []string, env Env) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "fork: unexpected %q\n", strings.Join(fs.Args(), " "))
-		return ExitUsage
-	}
-	if *session != "" && *cont {
-		fmt.Fprintln(env.Stderr, "fork: --session and --continue exclude each other")
-		return ExitUsage
-	}
 	if *turn < 0 {
 		fmt.Fprintln(env.Stderr, "fork: --turn N is required: the new session keeps turns 1..N (0: none)")
 		return ExitUsage
 	}
-	ws, ok := workspaceArg(env, "fork", *workspace)
-	if !ok {
-		return ExitUsage
-	}
-	eng, code := openEngine(ctx, env, runOpts{})
+	none := 0 // --turn means something else here: checked above
+	eng, sid, code := turnFlags{workspace: workspace, session: session, cont: cont, asJSON: asJSON, turn: &none}.open(ctx, env, "fork", fs.Args())
 	if eng == nil {
 		return code
 	}
 	defer eng.Close()
-	sid := *session
-	if sid == "" {
-		if sid, code = latestSession(ctx, eng, env, "fork", ws); sid == "" {
-			return code
-		}
-	}
 	info, err := eng.Fork(ctx, sid, *turn)
 	if err != nil {
 		if errors.Is(err, backend.ErrNotFound) {

@@ -122,21 +122,26 @@ describe('Sidebar', () => {
   })
 })
 
+/** The sidebar with no-op handlers and the given props. */
+function plain(more: Record<string, unknown>) {
+  return render(Sidebar, {
+    sessions,
+    current: 'c',
+    workspace: '/src/alpha',
+    error: '',
+    onselect: () => {},
+    onnew: () => {},
+    onrename: async () => {},
+    ondelete: async () => {},
+    search: async () => [],
+    onhit: () => {},
+    ...more,
+  })
+}
+
 describe('session state dots', () => {
   it('show each session’s state beside its title, with what it means', () => {
-    const el = render(Sidebar, {
-      sessions,
-      current: 'c',
-      workspace: '/src/alpha',
-      error: '',
-      onselect: () => {},
-      onnew: () => {},
-      onrename: async () => {},
-      ondelete: async () => {},
-      search: async () => [],
-      onhit: () => {},
-      states: { a: 'waiting', b: 'failed' } as Record<string, SessionState>,
-    })
+    const el = plain({ states: { a: 'waiting', b: 'failed' } as Record<string, SessionState> })
     const dots = all(el, 'session-state')
     expect(dots.map((d) => [d.closest('[data-session-id]')!.getAttribute('data-session-id'), d.getAttribute('data-state'), d.getAttribute('title')])).toEqual([
       ['a', 'waiting', 'Waiting for your answer'],
@@ -147,18 +152,7 @@ describe('session state dots', () => {
 
 describe('a forked session', () => {
   it('names the session it was forked from', () => {
-    const el = render(Sidebar, {
-      sessions: [...sessions, { ...s('f', '/src/alpha', '2026-01-06T00:00:00Z', 'Old alpha (fork at turn 1)'), fork_of: 'a', fork_turns: 1 }],
-      current: 'c',
-      workspace: '/src/alpha',
-      error: '',
-      onselect: () => {},
-      onnew: () => {},
-      onrename: async () => {},
-      ondelete: async () => {},
-      search: async () => [],
-      onhit: () => {},
-    })
+    const el = plain({ sessions: [...sessions, { ...s('f', '/src/alpha', '2026-01-06T00:00:00Z', 'Old alpha (fork at turn 1)'), fork_of: 'a', fork_turns: 1 }] })
     const links = all(el, 'session-fork-of')
     expect(links.map((l) => l.textContent!.replace(/\s+/g, ' ').trim())).toEqual(['↳ fork of Old alpha ·'])
     expect(links[0].getAttribute('title')).toBe('Forked from this session after its turn 1')
