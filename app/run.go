@@ -49,11 +49,15 @@ func Run(a *App, ro RunOptions) error {
 		ErrorFormatter:   func(err error) any { return err.Error() },
 		OnStartup: func(ctx context.Context) {
 			a.start(ctx, wailsShell{ctx}, FlushInterval)
-			if n, err := notify.Open(); err != nil {
-				a.opts.Logf("vis: desktop notifications are off: %v", err)
-			} else {
-				a.startNotifications(ctx, n, wailsShell{ctx})
-			}
+			// Off the way to the first paint: a slow session bus must not
+			// delay the window.
+			go func() {
+				if n, err := notify.Open(); err != nil {
+					a.opts.Logf("vis: desktop notifications are off: %v", err)
+				} else {
+					a.startNotifications(ctx, n, wailsShell{ctx})
+				}
+			}()
 			// Here, not in OnDomReady: that fires again after a drop.
 			runtime.OnFileDrop(ctx, a.fileDropped)
 		},
