@@ -416,7 +416,9 @@ func (e *Engine) resolve(workspace string, req SendRequest) (*resolvedTurn, erro
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	client, err := provider.New(provider.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model.Name, Headers: r.Headers, NoTools: !r.Model.SupportsTools(),
-		CacheControl: provider.WantsCacheControl(r.BaseURL, r.Model.Name)})
+		CacheControl: provider.WantsCacheControl(r.BaseURL, r.Model.Name),
+		IdleTimeout:  cfg.Provider.IdleTimeout(), IdleWhere: cfg.Provider.Describe(config.KeyIdleTimeout),
+		ConnectTimeout: cfg.Provider.ConnectTimeout(), ConnectWhere: cfg.Provider.Describe(config.KeyConnectTimeout)})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}

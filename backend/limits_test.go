@@ -85,3 +85,31 @@ func TestConfiguredWallLimitAppliesPerTurn(t *testing.T) {
 		}
 	}
 }
+
+// provider.idle_timeout_seconds reaches the turn's model calls: a provider
+// that goes silent ends the turn after the timeout and two re-issues, with
+// one sentence naming the timeout, the key and the file.
+func TestConfiguredIdleTimeoutEndsASilentTurn(t *testing.T) {
+	t.Parallel()
+	h := providertest.Reply{Hang: true}
+	llm := providertest.New(h, h, h)
+	defer llm.Close()
+	home, ws := t.TempDir(), t.TempDir()
+	homeCfg := filepath.Join(home, "config.yml")
+	if err := os.WriteFile(homeCfg, []byte("provider: {idle_timeout_seconds: 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := openEngine(t, llm, home)
+	defer e.Close()
+	res, err := e.Run(context.Background(), "", Input{Workspace: ws, Text: "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "error" || !strings.Contains(res.Error, "sent nothing for 1s (provider.idle_timeout_seconds: 1 in "+homeCfg+")") ||
+		!strings.Contains(res.Error, "raise provider.idle_timeout_seconds") {
+		t.Errorf("result %+v", res)
+	}
+	if n := len(llm.Requests()); n != 3 {
+		t.Errorf("the silent provider was asked %d times, want 3", n)
+	}
+}
