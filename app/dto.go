@@ -263,6 +263,9 @@ type Status struct {
 	// ProjectHeld names the workspace's project settings held back until
 	// the folder is trusted (TrustWorkspace); [] when none.
 	ProjectHeld []string `json:"project_held"`
+	// HeldBy is the pid of another Vis that runs the session's turns now:
+	// the page shows the session read-only and Send is refused; 0 = none.
+	HeldBy int `json:"held_by"`
 }
 
 // PromptBlock is one tagged block of a message as it was sent.
@@ -548,6 +551,7 @@ func toStatus(v backend.StatusView) Status {
 		Usage: toUsage(v.Usage), CostUSD: v.CostUSD, ContextUsed: v.ContextUsed, ContextLimit: v.ContextLimit,
 		Packs: append([]string{}, v.Packs...), REPLs: v.REPLs, Running: v.Running,
 		Sandbox: v.Sandbox, SandboxSource: v.SandboxSource, ProjectHeld: append([]string{}, v.ProjectHeld...),
+		HeldBy: v.HeldBy,
 	}
 	if g := v.Goal; g != nil {
 		s.Goal = &Goal{Objective: g.Objective, Status: g.Status, IterationsUsed: g.IterationsUsed, TokensUsed: g.TokensUsed,

@@ -46,9 +46,10 @@ const usage = `Usage:
   vis [--ask] [DIR]        open the desktop window (on DIR); --ask: a command the sandbox refuses waits
                            for your answer at its call (Settings can turn this on for good); vis run
                            never asks
-  vis run [--workspace DIR] [--session ID | --continue] [--model M] [--base-url URL] [--image PATH]...
+  vis run [--workspace DIR] [--session ID | --continue [--wait]] [--model M] [--base-url URL] [--image PATH]...
           [--sandbox read-only|workspace|full] [--trust-project] [--raw] [--json] PROMPT
-                           run one turn headless; PROMPT "-" reads stdin; --sandbox sets what the
+                           run one turn headless; PROMPT "-" reads stdin; a session another Vis is
+                           running is refused (exit 1) unless --wait queues the turn behind it; --sandbox sets what the
                            model's processes may do (default: permissions.mode in config.yml, else
                            workspace: writes only in the project, no ~/.ssh, no provider keys);
                            --trust-project applies the project's model settings and .vis/SYSTEM.md;
@@ -174,6 +175,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 	sandbox := fs.String("sandbox", "", "what the model's processes may do: read-only, workspace (default: writes only in the project) or full (unconfined)")
 	raw := fs.Bool("raw", false, "print the answer as the model wrote it, terminal control sequences included")
 	trust := fs.Bool("trust-project", false, "apply the project's own model settings and .vis/SYSTEM.md (held back until the folder is trusted)")
+	wait := fs.Bool("wait", false, "when another Vis is running the session, queue this turn behind it instead of refusing")
 	var images imageFlag
 	fs.Var(&images, "image", "attach an image file (repeatable)")
 	pos, err := parseInterleaved(fs, args)
@@ -219,7 +221,7 @@ func cmdRun(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
-	in := backend.Input{Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs()}
+	in := backend.Input{Workspace: ws, Text: prompt, Channel: backend.ChannelCLI, Model: *model, BaseURL: *baseURL, Images: images.inputs(), Wait: *wait}
 	return foreground(ctx, eng, env, "vis run", sid, in, *asJSON, *raw)
 }
 
@@ -263,6 +265,9 @@ func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid stri
 	pump.stop(eng.Events().Seq())
 	if err != nil {
 		fmt.Fprintln(env.Stderr, cmd+":", err)
+		if out != nil {
+			out.write(errorEvent(err, res.SessionID))
+		}
 		if errors.Is(err, backend.ErrConfig) || errors.Is(err, store.ErrNotFound) {
 			return ExitUsage
 		}
@@ -295,6 +300,24 @@ func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid stri
 		fmt.Fprintln(env.Stderr, cmd+":", msg)
 		return ExitError
 	}
+}
+
+// errorEvent is the JSON line of an input the engine refused, after the
+// events: {"event": "error", "code": ..., "error": the sentence}. Codes are
+// stable: "conflict" (another Vis runs the session; "pid" says which),
+// "config", "not_found", else "refused".
+func errorEvent(err error, sid string) map[string]any {
+	ev := map[string]any{"event": "error", "code": "refused", "error": err.Error(), "session_id": sid}
+	var held *backend.HeldElsewhereError
+	switch {
+	case errors.As(err, &held):
+		ev["code"], ev["pid"], ev["session_id"] = "conflict", held.PID, held.SessionID
+	case errors.Is(err, backend.ErrConfig):
+		ev["code"] = "config"
+	case errors.Is(err, store.ErrNotFound):
+		ev["code"] = "not_found"
+	}
+	return ev
 }
 
 // eventPump hands every engine event to each while a turn runs: startJSON

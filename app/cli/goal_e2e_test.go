@@ -3,13 +3,17 @@ package cli_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/backend/store"
 )
 
 // A budget of 3 halts the turn after exactly 3 model iterations, however
@@ -291,8 +295,9 @@ func goalJSON(t *testing.T, e *env) map[string]any {
 }
 
 // Two processes never run turns of one session at once: a `vis run
-// --continue` while another process's turn runs waits in the session's
-// queue, runs when that turn ends, and prints its own answer.
+// --continue --wait` while another process's turn runs waits in the
+// session's queue, runs when that turn ends, and prints its own answer.
+// (Without --wait it is refused: TestSecondProcessIsRefused.)
 func TestSecondProcessWaitsForTheRunningTurn(t *testing.T) {
 	e := newEnv(t, providertest.Reply{Content: []string{"first"}})
 	if r := e.run("", "run", "start"); r.code != 0 {
@@ -309,7 +314,7 @@ func TestSecondProcessWaitsForTheRunningTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitRequests(t, e.llm, 2)
-	r := e.run("", "run", "--continue", "the second one")
+	r := e.run("", "run", "--continue", "--wait", "the second one")
 	if err := a.Wait(); err != nil {
 		t.Fatalf("the first process: %v", err)
 	}
@@ -337,6 +342,66 @@ func TestSecondProcessWaitsForTheRunningTurn(t *testing.T) {
 	}
 	if end := slow.Started.Add(time.Duration(slow.Dur) * time.Millisecond); second.Started.Before(end.Add(-5 * time.Millisecond)) {
 		t.Fatalf("the second turn started at %s, before the first ended at %s", second.Started, end)
+	}
+}
+
+// One writer per session: while a process runs a session's turn, a second
+// `vis run --continue` (or --session) is refused at once, exit 1, with the
+// sentence naming the other process, and a JSON error event with the code
+// "conflict" under --json; the running turn is untouched, the database
+// intact, and once the first process is gone the session takes turns again.
+func TestSecondProcessIsRefused(t *testing.T) {
+	e := newEnv(t, providertest.Reply{Content: []string{"first"}})
+	if r := e.run("", "run", "start"); r.code != 0 {
+		t.Fatalf("first turn: %d %s", r.code, r.stderr)
+	}
+	sid := sessionOf(t, e)
+	e.llm.Push(providertest.Reply{Code: "print('settled')"}, providertest.Reply{Hang: true})
+	a := e.cmd("run", "--continue", "the long one")
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitRequests(t, e.llm, 3) // its second request streams (hangs)
+	want := fmt.Sprintf("session %s is running in another Vis (pid %d)", sid, a.Process.Pid)
+	r := e.run("", "run", "--continue", "me too")
+	if r.code != 1 || !strings.Contains(r.stderr, want) || r.stdout != "" {
+		t.Errorf("plain: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, want)
+	}
+	r = e.run("", "run", "--json", "--session", sid, "me too")
+	if r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("--json: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if ev := lastJSON(t, r.stdout); ev["event"] != "error" || ev["code"] != "conflict" || ev["pid"] != float64(a.Process.Pid) || ev["session_id"] != sid || ev["error"] != want {
+		t.Errorf("--json error event = %v", ev)
+	}
+	if n := len(e.llm.Requests()); n != 3 {
+		t.Errorf("the refused runs reached the model: %d requests", n)
+	}
+	a.Process.Kill()
+	a.Wait()
+	// The holder is dead: its claim is taken over at once.
+	e.llm.Push(providertest.Reply{Content: []string{"after"}})
+	if r := e.run("", "run", "--continue", "go on"); r.code != 0 || strings.TrimSpace(r.stdout) != "after" {
+		t.Fatalf("after the holder died: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(e.home, "desktop", "vis.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.IntegrityCheck(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	its, err := st.SessionIterations(context.Background(), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outputs []string
+	for _, it := range its {
+		outputs = append(outputs, it.Output)
+	}
+	if !slices.Contains(outputs, "settled\n") {
+		t.Errorf("the killed turn's settled iteration is gone: %q", outputs)
 	}
 }
 
