@@ -51,6 +51,13 @@ test-go:
 smoke:
 	scripts/smoke.sh
 
+# The reliability soak (docs/RELIABILITY.md), not part of make test: 500 turns of
+# hostile programs and provider faults in one engine; fails on any leak.
+.PHONY: soak
+soak:
+	mkdir -p build
+	VIS_SOAK=1 VIS_SOAK_REPORT=build/soak-report.txt nice go test -run '^TestSoak$$' -count=1 -timeout 60m -v ./backend
+
 bench:
 	scripts/deps.sh test
 	scripts/build.sh
