@@ -102,6 +102,9 @@ type Turn struct {
 	// Images attached to the request; their bytes are at
 	// /vis/image/<session>/<id> (ImagePath).
 	Images []TurnImage `json:"images"`
+	// What the turn changed in the workspace's files; absent when it ran
+	// no program.
+	Changes *backend.TurnChanges `json:"changes,omitempty"`
 }
 
 // TurnImage names an image sent with a turn's request.
@@ -465,6 +468,7 @@ func toTranscript(t backend.Transcript, running bool) Transcript {
 			Started:    stamp(tv.Started),
 			Iterations: its,
 			Images:     toTurnImages(tv.Images),
+			Changes:    tv.Changes,
 		})
 	}
 	qs := make([]Question, 0, len(t.Questions))

@@ -26,6 +26,7 @@ import type {
 } from './types'
 import type { EngineEvent } from './events.gen'
 import type { ImageInput, ImageVerdict } from './attach'
+import type { TurnDiff, UndoOutcome } from './changes'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
@@ -98,6 +99,11 @@ export const api = {
   search: (query: string): Promise<SearchHit[]> => call(() => Go.Search(query)),
   prompt: (sessionId: string, turn: number, iteration: number): Promise<PromptView> =>
     call(() => Go.Prompt(sessionId, turn, iteration)),
+  /** What turn (0: the latest with changes) changed in the workspace's files, with each file's diff. */
+  turnDiff: (sessionId: string, turn: number): Promise<TurnDiff> => call(() => Go.TurnDiff(sessionId, turn) as Promise<TurnDiff>),
+  /** Undoes turn's file changes; conflicts (nothing undone) unless mode is rest or overwrite. */
+  undoTurn: (sessionId: string, turn: number, mode: '' | 'rest' | 'overwrite'): Promise<UndoOutcome> =>
+    call(() => Go.UndoTurn(sessionId, turn, mode) as Promise<UndoOutcome>),
   /** A page of program call's whole kept output (0-based call), from byte offset. */
   callOutput: (sessionId: string, turn: number, iteration: number, k: number, offset: number): Promise<OutputPage> =>
     call(() => Go.CallOutput(sessionId, turn, iteration, k, offset)),

@@ -571,6 +571,7 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
             error: e.error,
             usage: usageOf(e.usage),
             duration_ms: e.duration_ms || t.duration_ms,
+            changes: e.changes ?? t.changes,
             iterations: t.iterations.map((it) => (it.status === 'running' ? { ...it, status, retry: '' } : it)),
           }
         }

@@ -4,6 +4,7 @@
 // events are not here: their types are generated from the Go payload
 // structs into events.gen.ts (EngineEvent).
 import type { ImageInput } from './attach'
+import type { TurnChanges } from './events.gen'
 
 export interface Usage {
   input_tokens: number
@@ -90,6 +91,8 @@ export interface Turn {
   iterations: Iteration[]
   /** Images sent with the request; bytes at /vis/image/<session>/<id>. */
   images?: TurnImage[]
+  /** What the turn changed in the workspace's files (its checkpoint); absent when it ran no program. */
+  changes?: TurnChanges
 }
 
 export interface TurnImage {

@@ -768,6 +768,7 @@ export namespace app {
 	    sandbox: string;
 	    sandbox_source: string;
 	    project_held: string[];
+	    held_by: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -791,6 +792,7 @@ export namespace app {
 	        this.sandbox = source["sandbox"];
 	        this.sandbox_source = source["sandbox_source"];
 	        this.project_held = source["project_held"];
+	        this.held_by = source["held_by"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -930,6 +932,7 @@ export namespace app {
 	    started: string;
 	    iterations: Iteration[];
 	    images: TurnImage[];
+	    changes?: events.TurnChanges;
 	
 	    static createFrom(source: any = {}) {
 	        return new Turn(source);
@@ -948,6 +951,7 @@ export namespace app {
 	        this.started = source["started"];
 	        this.iterations = this.convertValues(source["iterations"], Iteration);
 	        this.images = this.convertValues(source["images"], TurnImage);
+	        this.changes = this.convertValues(source["changes"], events.TurnChanges);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1010,6 +1014,38 @@ export namespace app {
 	}
 	
 	
+	export class UndoOutcome {
+	    undo?: backend.UndoView;
+	    conflicts: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoOutcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.undo = this.convertValues(source["undo"], backend.UndoView);
+	        this.conflicts = source["conflicts"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class Verdict {
 	    ok: boolean;
@@ -1025,6 +1061,141 @@ export namespace app {
 	        this.ok = source["ok"];
 	        this.message = source["message"];
 	        this.models = source["models"];
+	    }
+	}
+
+}
+
+export namespace backend {
+	
+	export class TurnDiff {
+	    session_id: string;
+	    turn: number;
+	    files: checkpoint.FileChange[];
+	    added: number;
+	    deleted: number;
+	    undo_of?: number;
+	    undone_by?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TurnDiff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.turn = source["turn"];
+	        this.files = this.convertValues(source["files"], checkpoint.FileChange);
+	        this.added = source["added"];
+	        this.deleted = source["deleted"];
+	        this.undo_of = source["undo_of"];
+	        this.undone_by = source["undone_by"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class UndoView {
+	    session_id: string;
+	    turn: number;
+	    undo_turn: number;
+	    restored: string[];
+	    removed: string[];
+	    skipped?: string[];
+	    not_restored?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.turn = source["turn"];
+	        this.undo_turn = source["undo_turn"];
+	        this.restored = source["restored"];
+	        this.removed = source["removed"];
+	        this.skipped = source["skipped"];
+	        this.not_restored = source["not_restored"];
+	    }
+	}
+
+}
+
+export namespace checkpoint {
+	
+	export class FileChange {
+	    path: string;
+	    old_path?: string;
+	    status: string;
+	    binary?: boolean;
+	    too_large?: boolean;
+	    added: number;
+	    deleted: number;
+	    old_mode?: string;
+	    new_mode?: string;
+	    size?: number;
+	    patch?: string;
+	    patch_clipped?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.old_path = source["old_path"];
+	        this.status = source["status"];
+	        this.binary = source["binary"];
+	        this.too_large = source["too_large"];
+	        this.added = source["added"];
+	        this.deleted = source["deleted"];
+	        this.old_mode = source["old_mode"];
+	        this.new_mode = source["new_mode"];
+	        this.size = source["size"];
+	        this.patch = source["patch"];
+	        this.patch_clipped = source["patch_clipped"];
+	    }
+	}
+
+}
+
+export namespace events {
+	
+	export class TurnChanges {
+	    files: number;
+	    added: number;
+	    deleted: number;
+	    undo_of?: number;
+	    undone_by?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TurnChanges(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = source["files"];
+	        this.added = source["added"];
+	        this.deleted = source["deleted"];
+	        this.undo_of = source["undo_of"];
+	        this.undone_by = source["undone_by"];
 	    }
 	}
 

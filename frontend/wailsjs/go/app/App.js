@@ -178,6 +178,14 @@ export function TrustWorkspace(arg1) {
   return window['go']['app']['App']['TrustWorkspace'](arg1);
 }
 
+export function TurnDiff(arg1, arg2) {
+  return window['go']['app']['App']['TurnDiff'](arg1, arg2);
+}
+
+export function UndoTurn(arg1, arg2, arg3) {
+  return window['go']['app']['App']['UndoTurn'](arg1, arg2, arg3);
+}
+
 export function WindowFocused(arg1) {
   return window['go']['app']['App']['WindowFocused'](arg1);
 }
