@@ -3,6 +3,7 @@
 #               build/bin/vis (headless CLI), link both into ~/.local/bin, install a
 #               launcher, open the window
 #   make test   install what is missing, then every test, GUI smoke test included
+#   make package  build/package/vis-desktop_<version>_<arch>.deb (scripts/package.sh)
 #   make bench  engine benchmarks, whole vis/vis-desktop processes, the window (docs/PERFORMANCE.md)
 #   make bench-cli    only the whole-process figures of build/bin/vis (and vis-desktop if built)
 #   make bench-start  only the window's first start and restart (build/bin/vis-desktop)
@@ -24,6 +25,12 @@ build:
 launcher:
 	scripts/install-launcher.sh
 
+# build/package/vis-desktop_<version>_<arch>.deb (both binaries, the launcher, Depends on
+# WebKitGTK/GTK): sudo apt install ./build/package/vis-desktop_*.deb
+.PHONY: package
+package:
+	scripts/package.sh
+
 # Regenerates frontend/wailsjs (Go bindings + runtime) from the Go code.
 bindings:
 	scripts/deps.sh build
@@ -41,6 +48,7 @@ test:
 	@scripts/timed.sh "fuzz the sandbox (10 s each)" bash -c 'for f in FuzzPrepass FuzzExec; do go test ./backend/sandbox -run "^$$" -fuzz "^$$f$$" -fuzztime 10s -fuzzminimizetime 0 || exit 1; done'
 	@scripts/timed.sh "e2e in Chromium" scripts/e2e.sh
 	@scripts/timed.sh "GUI smoke" scripts/smoke.sh
+	@scripts/timed.sh "package" env PACKAGE_SKIP_BUILD=1 scripts/package-test.sh
 
 test-frontend:
 	cd frontend && npm run check && npx vitest run
