@@ -29,7 +29,10 @@ var ok = providertest.Reply{Content: []string{"noted"}}
 // bomb or a silent provider costs seconds, not minutes.
 const (
 	faultHomeConfig      = "provider: {idle_timeout_seconds: 1}\n"
-	faultWorkspaceConfig = "sandbox: {wall_limit_seconds: 2, memory_limit_mb: 64}\n"
+	faultWorkspaceConfig = "sandbox: {wall_limit_seconds: 5, memory_limit_mb: 64}\n"
+	// faultWall is that wall limit as the timeout error says it: enough for
+	// a million-deep list under -race on a loaded machine (2 s was not).
+	faultWall = "wall limit of 5s"
 )
 
 func retryAfter(status int, times int, then ...providertest.Reply) []providertest.Reply {
@@ -49,8 +52,8 @@ func hostileFaults() []fault {
 		{"a million-deep list passed to write", code("x = []\nfor i in range(1000000):\n    x = [x]\nwrite('deep.txt', x)"), "done", []string{"more than 200 levels"}},
 		{"json three million levels deep", code("import json\njson.loads('[' * 3000000 + ']' * 3000000)"), "done", []string{"RecursionError"}},
 		{"a memory bomb", code("a = []\nfor i in range(4000):\n    a.append('x' * 1000000)"), "done", []string{"memory limit 64 MB exceeded"}},
-		{"an endless loop", code("x = 0\nfor i in range(1000000000000):\n    x += i"), "done", []string{"wall limit of 2s", "execution steps"}},
-		{"a block that sleeps past its limit", code("time.sleep(60)"), "done", []string{"wall limit of 2s"}},
+		{"an endless loop", code("x = 0\nfor i in range(1000000000000):\n    x += i"), "done", []string{faultWall, "execution steps"}},
+		{"a block that sleeps past its limit", code("time.sleep(60)"), "done", []string{faultWall}},
 		{"huge output", code("for i in range(100000):\n    print('line %d ' % i + 'x' * 100)"), "done", []string{"output clipped"}},
 		{"odd tool inputs", code("for f, a in [(ls, [None]), (cat, [[1, 2]]), (write, [1, 2]), (grep, [{}]), (patch, [None, None])]:\n    print(f, f(*a))"), "done", []string{"error"}},
 		{"shell children that fork", code("print(shell('for i in 1 2 3 4; do sleep 300 & done; (sleep 300 &); echo forked')['output'])"), "done", []string{"forked"}},

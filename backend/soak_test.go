@@ -47,7 +47,7 @@ func TestSoak(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "config.yml"), []byte(faultHomeConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(ws, "vis.yml"), []byte(faultWorkspaceConfig), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(ws, "vis.yml"), []byte("sandbox: {wall_limit_seconds: 2, memory_limit_mb: 64}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The time-limit faults run in sessions of ws (a 2 s wall limit); the
@@ -63,6 +63,13 @@ func TestSoak(t *testing.T) {
 	e := openEngine(t, llm, home)
 	ctx := context.Background()
 	faults := hostileFaults()
+	for i := range faults {
+		for k, s := range faults[i].says {
+			if s == faultWall {
+				faults[i].says[k] = "wall limit of 2s" // ws's own limit
+			}
+		}
+	}
 	good := []fault{
 		{name: "an ordinary program", replies: []providertest.Reply{{Code: "xs = [i * i for i in range(1000)]\nprint(sum(xs))"}, ok}, status: "done", says: []string{"332833500"}},
 		{name: "files and shell", replies: []providertest.Reply{{Code: "write('n.txt', 'hello')\nprint(cat('n.txt'))\nprint(shell('echo hi')['output'])"}, ok}, status: "done", says: []string{"hi"}},
