@@ -335,6 +335,7 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 		tv = append(tv, v)
 	}
 	e.inflight.addTo(id, tv)
+	e.addChanges(ctx, id, turns, tv)
 	return Transcript{Session: sessionInfo(s), Turns: tv, Seq: seq, Questions: e.Questions(id)}, nil
 }
 
@@ -613,22 +614,25 @@ func (e *Engine) runPlan(ctx context.Context, p *turnPlan) (TurnResult, func(), 
 	if err := e.goals.StartClock(bg, p.turnStart); err != nil {
 		e.broker.Publish(eventWarning(id, "The goal's clock could not start: "+err.Error()))
 	}
-	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: p.rv.client, Exec: execAdapter{rt, blockLimits(p.rv.cfg, e.home)}, State: &rt.state}
+	cp := e.newTurnCheckpoint(id, rt.workspace) // taken before the first program, and at the end
+	runner := &loop.Runner{Store: e.store, Broker: e.broker, Provider: p.rv.client, Exec: execAdapter{rt, blockLimits(p.rv.cfg, e.home), cp}, State: &rt.state}
 	t := p.turn
 	t.OnUsage = func(pos int, soFar, last chat.Usage) { rt.usage.Store(&liveUsage{turn: pos, soFar: soFar, last: last}) }
 	t.OnStart = func(ctx context.Context, turnID int64) {
+		cp.start(turnID)
 		if _, err := attach.Save(ctx, e.store, id, turnID, p.imgs); err != nil {
 			e.broker.Publish(eventWarning(id, "An image could not be saved with the turn: "+err.Error()))
 		}
 	}
 	res, err := runner.Run(ctx, t)
 	stopWatch()
+	changes := cp.finish(bg)
 	if ferr := e.goals.FinishTurn(bg, p.turnStart, res.Status); ferr != nil && err == nil {
 		err = fmt.Errorf("goal: %w", ferr)
 	}
 	end := func() {
 		if res.Turn != 0 {
-			e.broker.Publish(loop.EndEvent(res))
+			e.broker.Publish(withChanges(loop.EndEvent(res), changes))
 		}
 		e.publishSession(id)
 	}
@@ -932,7 +936,8 @@ func (e *Engine) publishGoal(g goals.Goal) {
 // a call belongs to.
 type execAdapter struct {
 	rt     *sessionRT
-	limits sandbox.Limits // from the turn's resolved config (blockLimits)
+	limits sandbox.Limits  // from the turn's resolved config (blockLimits)
+	cp     *turnCheckpoint // the turn's checkpoint, taken before its first program
 }
 
 func (a execAdapter) Exec(ctx context.Context, code string, session map[string]any) sandbox.Result {
@@ -941,6 +946,7 @@ func (a execAdapter) Exec(ctx context.Context, code string, session map[string]a
 		i, _ := scope["iter"].(int)
 		a.rt.cur.Store(&[2]int{t, i})
 	}
+	a.cp.before(ctx)
 	return a.rt.interp.ExecWith(ctx, code, session, a.limits)
 }
 

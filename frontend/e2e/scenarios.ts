@@ -124,8 +124,8 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
   },
   'undo-turn': {
     needs:
-      'turn card checkpoint (turn-changes, turn-diff-file[data-path][data-status] with .line.add, turn-undo, turn-undo-conflict-file, turn-undo-rest, turn-undone-by), the undo as a turn (turn-request "Undo turn 1"); the engine checkpoint hooks in backend/engine_impl.go (passes with them)',
-    run: false,
+      'turn card checkpoint (turn-changes, turn-diff-file[data-path][data-status] with .line.add, turn-undo, turn-undo-conflict-file, turn-undo-rest, turn-undone-by), the undo as a turn (turn-request "Undo turn 1")',
+    run: true,
   },
 }
 

@@ -1,0 +1,227 @@
+package backend
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/provider/providertest"
+)
+
+// treeHash hashes a workspace's entries (names, types, permission bits,
+// contents, link targets), skipping .git and the names in skip.
+func treeHash(t *testing.T, root string, skip ...string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, s := range append(skip, ".git") {
+			if rel == s {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			fmt.Fprintf(h, "d %s\n", rel)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			fmt.Fprintf(h, "l %s %s\n", rel, target)
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "f %s %o %x\n", rel, fi.Mode().Perm(), sha256.Sum256(b))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+func put(t *testing.T, ws, rel, content string, perm fs.FileMode) {
+	t.Helper()
+	p := filepath.Join(ws, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), perm); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, perm); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The program a scripted model runs: host functions write and patch, the
+// shell deletes, renames, chmods, runs sed -i and a script that makes a
+// directory tree, and writes a binary file; an ignored file changes too.
+const changeEverything = `write("new.txt", "created\n")
+patch("a.txt", old="two", new="TWO")
+r = shell("rm b.txt && mv c.txt d.txt && chmod 640 secret && chmod +x tool && sed -i 's/one/ONE/' a.txt && sh mk.sh && printf '\\000\\001\\377' > bin.dat && echo out > build/x.o")
+print(r["exit_code"], r["output"])
+`
+
+func TestTurnCheckpointDiffUndoRedo(t *testing.T) {
+	llm := providertest.New(
+		providertest.Reply{Code: changeEverything},
+		providertest.Reply{Content: []string{"Changed."}},
+		providertest.Reply{Content: []string{"Noted."}},
+	)
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ch, stop := e.Events().Subscribe(4096)
+	defer stop()
+	ctx := context.Background()
+	ws := t.TempDir()
+	put(t, ws, "a.txt", "one\ntwo\nthree\n", 0o644)
+	put(t, ws, "b.txt", "bye\n", 0o644)
+	put(t, ws, "c.txt", "moving\nfour\nlines\nhere\n", 0o644)
+	put(t, ws, "secret", "k\n", 0o600)
+	put(t, ws, "tool", "#!/bin/sh\n", 0o644)
+	put(t, ws, "bin.dat", "\x00\x00bin", 0o644)
+	put(t, ws, "mk.sh", "mkdir -p gen/a/b && echo 1 > gen/a/b/c.txt && echo 2 > gen/top.txt\n", 0o644)
+	put(t, ws, ".gitignore", "build/\n", 0o644)
+	put(t, ws, "build/x.o", "obj\n", 0o644)
+	before := treeHash(t, ws, "build")
+
+	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "change everything"})
+	if err != nil || res.Status != "done" {
+		t.Fatalf("turn: %+v %v", res, err)
+	}
+	sid := res.SessionID
+	after := treeHash(t, ws, "build")
+	if after == before {
+		t.Fatal("the program changed nothing")
+	}
+	end := waitFor(t, ch, events.PhaseTurnEnd)
+	te := payload[events.TurnEnd](t, end)
+	want := &TurnChanges{Files: 9, Added: 5, Deleted: 3}
+	if d := cmp.Diff(want, te.Changes); d != "" {
+		t.Errorf("turn-end changes (-want +got):\n%s", d)
+	}
+	d, err := e.TurnDiff(ctx, sid, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, f := range d.Files {
+		rows = append(rows, f.Status+" "+f.Path)
+	}
+	wantRows := []string{"modified a.txt", "deleted b.txt", "binary bin.dat", "renamed d.txt", "added gen/a/b/c.txt", "added gen/top.txt", "added new.txt", "modified secret", "modified tool"}
+	if df := cmp.Diff(wantRows, rows); df != "" {
+		t.Fatalf("diff files (-want +got):\n%s", df)
+	}
+	if !strings.Contains(d.Files[0].Patch, "+ONE") || !strings.Contains(d.Files[0].Patch, "+TWO") {
+		t.Errorf("a.txt patch:\n%s", d.Files[0].Patch)
+	}
+	tr, err := e.Transcript(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := tr.Turns[0].Changes; c == nil || c.Files != 9 {
+		t.Fatalf("transcript turn 1 changes = %+v", c)
+	}
+
+	u, err := e.UndoTurn(ctx, sid, 1, UndoRefuse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := treeHash(t, ws, "build"); got != before {
+		t.Fatalf("undo is not byte-exact: %+v", u)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "build", "x.o")); string(b) != "out\n" {
+		t.Errorf("an ignored file was restored: %q", b)
+	}
+	if u.UndoTurn != 2 {
+		t.Errorf("undo turn = %d", u.UndoTurn)
+	}
+	tr, _ = e.Transcript(ctx, sid)
+	if len(tr.Turns) != 2 || tr.Turns[1].Channel != ChannelUndo || tr.Turns[1].Request != "Undo turn 1" || tr.Turns[1].Changes == nil || tr.Turns[1].Changes.UndoOf != 1 || tr.Turns[0].Changes.UndoneBy != 2 {
+		t.Fatalf("transcript after undo: %+v", tr.Turns)
+	}
+
+	// The model is told which turn was undone.
+	if _, err := e.RunTurn(ctx, SendRequest{SessionID: sid, Text: "what now?"}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := llm.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	if user := fmt.Sprint(msgs[len(msgs)-1]["content"]); !strings.Contains(user, "Turn 1 was undone") {
+		t.Fatalf("the recap does not say turn 1 was undone:\n%s", user)
+	}
+
+	// Undoing the undo redoes the turn.
+	if _, err := e.UndoTurn(ctx, sid, 2, UndoRefuse); err != nil {
+		t.Fatal(err)
+	}
+	if got := treeHash(t, ws, "build"); got != after {
+		t.Fatal("redo does not bring the turn's changes back exactly")
+	}
+
+	// The person edits a file the redo wrote: undoing the redo names it.
+	put(t, ws, "new.txt", "mine\n", 0o644)
+	_, err = e.UndoTurn(ctx, sid, 4, UndoRefuse)
+	var ce *ConflictError
+	if !errors.As(err, &ce) || !cmp.Equal(ce.Files, []string{"new.txt"}) {
+		t.Fatalf("want a conflict on new.txt, got %v", err)
+	}
+	tr, _ = e.Transcript(ctx, sid)
+	if len(tr.Turns) != 4 {
+		t.Fatalf("a refused undo was recorded as a turn: %d turns", len(tr.Turns))
+	}
+}
+
+// A person's !cmd is checkpointed like a program: its turn says what it
+// changed and can be undone.
+func TestShellCommandIsCheckpointed(t *testing.T) {
+	llm := providertest.New()
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	ws := t.TempDir()
+	put(t, ws, "a.txt", "one\n", 0o644)
+	before := treeHash(t, ws)
+	res, err := e.Run(ctx, "", Input{Workspace: ws, Text: "!echo two >> a.txt && mkdir -p d && echo x > d/x"})
+	if err != nil || res.Status != "done" {
+		t.Fatalf("shell: %+v %v", res, err)
+	}
+	tr, err := e.Transcript(ctx, res.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(&TurnChanges{Files: 2, Added: 2}, tr.Turns[0].Changes); d != "" {
+		t.Fatalf("changes (-want +got):\n%s", d)
+	}
+	if _, err := e.UndoTurn(ctx, res.SessionID, 1, UndoRefuse); err != nil {
+		t.Fatal(err)
+	}
+	if treeHash(t, ws) != before {
+		t.Fatal("undoing the command did not restore the workspace")
+	}
+	if _, err := e.UndoTurn(ctx, res.SessionID, 7, UndoRefuse); err == nil || !strings.Contains(err.Error(), "no turn 7") {
+		t.Fatalf("undo of a missing turn: %v", err)
+	}
+}
