@@ -29,7 +29,7 @@ import (
 )
 
 // Commands lists the first arguments that select the CLI instead of the window.
-var Commands = []string{"run", "sessions", "show", "goal", "version", "-v", "-version", "--version", "help", "-h", "-help", "--help"}
+var Commands = []string{"run", "sessions", "show", "goal", "diff", "undo", "fork", "version", "-v", "-version", "--version", "help", "-h", "-help", "--help"}
 
 // Version is set by the build.
 var Version = "dev"
@@ -54,7 +54,8 @@ const usage = `Usage:
                            workspace: writes only in the project, no ~/.ssh, no provider keys);
                            --trust-project applies the project's model settings and .vis/SYSTEM.md;
                            terminal control sequences in the answer are dropped unless --raw
-  vis sessions [--json]    list sessions
+  vis sessions [--workspace DIR] [--search WORDS] [--json]
+                           list sessions; --search lists the turns whose request or answer match
   vis show ID [--full] [--raw] [--json]
                            print a session's transcript; --full prints clipped program outputs whole
                            (as kept, up to sandbox.keep_output_bytes) instead of the model's copy;
@@ -66,7 +67,7 @@ const usage = `Usage:
   vis goal resume|pause|cancel|clear [--workspace DIR] [--session ID | --continue] [--json]
                            resume runs the goal's turn again; the others return at once and stop
                            a goal turn running in another Vis before its next model request
-  vis version              print the version (also -v, --version)
+` + diffUsage + forkUsage + `  vis version              print the version (also -v, --version)
   vis help                 print this text (also -h, --help)
 
 The window needs a display (DISPLAY or WAYLAND_DISPLAY); without one, use vis run.
@@ -103,6 +104,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return cmdShow(ctx, args[1:], env)
 	case "goal":
 		return cmdGoal(ctx, args[1:], env)
+	case "diff":
+		return cmdDiff(ctx, args[1:], env)
+	case "undo":
+		return cmdUndo(ctx, args[1:], env)
+	case "fork":
+		return cmdFork(ctx, args[1:], env)
 	case "version", "-v", "-version", "--version":
 		fmt.Fprintln(env.Stdout, "vis", Version)
 		return ExitOK
@@ -152,7 +159,9 @@ func openEngine(ctx context.Context, env Env, ro runOpts) (*backend.Engine, int)
 		fmt.Fprintln(env.Stderr, "vis:", err)
 		return nil, ExitUsage
 	}
-	opts := backend.Options{Home: home, Getenv: env.Getenv, Sandbox: ro.sandbox, TrustProject: ro.trust}
+	// No file watcher: it serves the window's pack badges, and releasing it
+	// cost 5-20 ms of every vis run's exit.
+	opts := backend.Options{Home: home, Getenv: env.Getenv, Sandbox: ro.sandbox, TrustProject: ro.trust, NoWatch: true}
 	eng, err := backend.Open(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
@@ -403,6 +412,7 @@ func cmdSessions(ctx context.Context, args []string, env Env) int {
 	fs := newFlags("sessions", env)
 	asJSON := fs.Bool("json", false, "print JSON")
 	workspace := fs.String("workspace", "", "only sessions of this folder")
+	search := fs.String("search", "", "the turns whose request or answer match these words")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return ExitUsage
 	}
@@ -411,6 +421,9 @@ func cmdSessions(ctx context.Context, args []string, env Env) int {
 		return code
 	}
 	defer eng.Close()
+	if strings.TrimSpace(*search) != "" {
+		return printSearch(ctx, eng, env, *search, *workspace, *asJSON)
+	}
 	ss, err := eng.ListSessions(ctx, *workspace)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis sessions:", err)
