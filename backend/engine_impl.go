@@ -54,6 +54,13 @@ type Options struct {
 	CanAsk bool
 	// Ask turns asking on whatever the config says (`vis-desktop --ask`).
 	Ask bool
+	// NoWatch: no file watcher on the workspaces (the headless CLI). The
+	// watcher only tells the window at once that a file switched a
+	// language pack on or off (a turn scans the packs when it starts
+	// anyway); it walks the folder to set up, and a process that holds one
+	// waits 5-20 ms at exit while the kernel releases it (closing an
+	// inotify instance waits for an SRCU grace period).
+	NoWatch bool
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -72,6 +79,7 @@ type Engine struct {
 	modeOverride confine.Mode // Options.Sandbox
 	trustProject bool         // Options.TrustProject
 	canAsk, ask  bool         // Options.CanAsk, Options.Ask
+	noWatch      bool         // Options.NoWatch
 	approvals    approvals    // questions waiting for the person (approvals.go)
 	home         string
 	getenv       func(string) string
@@ -166,7 +174,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		sec = secrets.New(secretsFile(home))
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	e := &Engine{modeOverride: mode, trustProject: opts.TrustProject, canAsk: opts.CanAsk, ask: opts.Ask, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
+	e := &Engine{modeOverride: mode, trustProject: opts.TrustProject, canAsk: opts.CanAsk, ask: opts.Ask, noWatch: opts.NoWatch, home: home, getenv: getenv, store: st, broker: events.New(), secrets: sec, ctx: ectx, cancel: cancel,
 		sessions: map[string]*sessionRT{}, watchers: map[string]*workspace.Watcher{}, packs: map[string][]string{}}
 	e.inflight.m = map[string]*inflightIter{}
 	e.broker.OnPublish(e.inflight.observe)
@@ -624,7 +632,12 @@ func (e *Engine) runPlan(ctx context.Context, p *turnPlan) (TurnResult, func(), 
 			e.broker.Publish(eventWarning(id, "An image could not be saved with the turn: "+err.Error()))
 		}
 	}
-	res, err := runner.Run(ctx, t)
+	// The turn reads its goal at every request and block: from memory
+	// while it runs, again after each write (goals.HoldReads).
+	res, err := func() (loop.Result, error) {
+		defer e.goals.HoldReads(id)() // released even when the turn panics
+		return runner.Run(ctx, t)
+	}()
 	stopWatch()
 	changes := cp.finish(bg)
 	if ferr := e.goals.FinishTurn(bg, p.turnStart, res.Status); ferr != nil && err == nil {

@@ -140,6 +140,9 @@ func packLabel(name string) string {
 // changed, a packs event tells the window to redraw its badges (the running
 // turn keeps its frozen set; the next turn sees the new one).
 func (e *Engine) watch(root string) {
+	if e.noWatch {
+		return // a headless engine (Options.NoWatch)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if _, ok := e.watchers[root]; ok || e.ctx.Err() != nil {
