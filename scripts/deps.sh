@@ -51,6 +51,7 @@ if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
     want_pkg xvfb xauth imagemagick xdotool chromium python3 python3-pytest black
     want_pkg python3-gi gir1.2-gtk-3.0 # scripts/dragsrc.py: the smoke test drags a file in from another app
     want_pkg dbus-daemon # a private session bus for the desktop-notification tests (app/notify/notifytest)
+    want_pkg desktop-file-utils # scripts/package-test.sh validates the packaged launcher
     want_pkg clojure libnrepl-clojure leiningen # a real nREPL server for backend/packs/clojure/nrepl tests; lein for its real-projects suite (offline on Debian's Maven repo)
   fi
   if [ ${#need_apt[@]} -gt 0 ]; then
