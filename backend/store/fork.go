@@ -88,21 +88,8 @@ func (s *Store) ForkSession(ctx context.Context, parent string, keep int, child 
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM turns WHERE session_id = ? AND position <= ? ORDER BY position`, parent, keep)
+		turnIDs, err := idsOf(ctx, tx, `SELECT id FROM turns WHERE session_id = ? AND position <= ? ORDER BY position`, parent, keep)
 		if err != nil {
-			return err
-		}
-		var turnIDs []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			turnIDs = append(turnIDs, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, old := range turnIDs {
@@ -115,21 +102,8 @@ func (s *Store) ForkSession(ctx context.Context, parent string, keep int, child 
 			if _, err := tx.ExecContext(ctx, `INSERT INTO attachments (session_id, turn_id, iteration_id, `+attCols+`) SELECT ?, ?, NULL, `+attCols+` FROM attachments WHERE turn_id = ? AND iteration_id IS NULL`, child.ID, nt, old); err != nil {
 				return err
 			}
-			irows, err := tx.QueryContext(ctx, `SELECT id FROM iterations WHERE turn_id = ? ORDER BY position`, old)
+			iterIDs, err := idsOf(ctx, tx, `SELECT id FROM iterations WHERE turn_id = ? ORDER BY position`, old)
 			if err != nil {
-				return err
-			}
-			var iterIDs []int64
-			for irows.Next() {
-				var id int64
-				if err := irows.Scan(&id); err != nil {
-					irows.Close()
-					return err
-				}
-				iterIDs = append(iterIDs, id)
-			}
-			irows.Close()
-			if err := irows.Err(); err != nil {
 				return err
 			}
 			for _, oi := range iterIDs {
@@ -185,6 +159,24 @@ func (s *Store) Forks(ctx context.Context) (map[string]Fork, error) {
 		out[id] = f
 	}
 	return out, rows.Err()
+}
+
+// idsOf is the ids a one-column query selects, in its order.
+func idsOf(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // columnsBut lists table's columns except those named, comma-separated:

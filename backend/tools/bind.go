@@ -324,10 +324,7 @@ func (s *Set) callShell(ctx context.Context, m map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{
-		"exit_code": int64(r.ExitCode), "output": r.Output, "timed_out": r.TimedOut,
-		"duration_ms": r.Duration.Milliseconds(),
-	}
+	out := shellMap(r)
 	if note != "" {
 		out["timeout_note"] = note
 	}
@@ -373,12 +370,18 @@ func (s *Set) askToLeave(ctx context.Context, cmd, why string, timeout time.Dura
 	if err != nil {
 		return nil, err
 	}
+	out := shellMap(r)
+	out["sandbox_refused"] = why
+	out["sandbox_asked"] = "the person approved running it once without the sandbox; this is that run"
+	return out, nil
+}
+
+// shellMap is what a shell call returns to the program.
+func shellMap(r ShellResult) map[string]any {
 	return map[string]any{
 		"exit_code": int64(r.ExitCode), "output": r.Output, "timed_out": r.TimedOut,
-		"duration_ms":     r.Duration.Milliseconds(),
-		"sandbox_refused": why,
-		"sandbox_asked":   "the person approved running it once without the sandbox; this is that run",
-	}, nil
+		"duration_ms": r.Duration.Milliseconds(),
+	}
 }
 
 // holdClock keeps the running block's deadline from coming closer while a
