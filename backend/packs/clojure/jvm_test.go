@@ -90,7 +90,8 @@ func TestManagedREPL(t *testing.T) {
 	ctx := context.Background()
 
 	start := time.Now()
-	out := f.call("repl_start", "clojure")
+	// The call's env reaches the REPL's process (checked in "env" below).
+	out := f.call("repl_start", "clojure", map[string]any{"env": map[string]any{"VIS_REPL_MARK": "marked é"}})
 	t.Logf("repl_start took %s", time.Since(start))
 	if out["result"] != "started" || out["id"] != id || out["status"] != "up" || out["tool"] != "java" {
 		t.Fatalf("repl_start = %v", out)
@@ -130,6 +131,13 @@ func TestManagedREPL(t *testing.T) {
 		}
 		if r := f.call("repl_eval", "clojure", map[string]any{"code": "(do (require 'calc.core) (calc.core/add 2 3))"}); r["value"] != "5" {
 			t.Fatalf("require from src/ = %v", r)
+		}
+	})
+
+	t.Run("env", func(t *testing.T) {
+		f := facade{t, f.f}
+		if r := f.call("repl_eval", "clojure", map[string]any{"code": `(System/getenv "VIS_REPL_MARK")`}); r["value"] != `"marked é"` {
+			t.Fatalf(`(System/getenv "VIS_REPL_MARK") = %v, want the value repl_start's env gave`, r)
 		}
 	})
 
@@ -289,6 +297,9 @@ func TestManagedREPL(t *testing.T) {
 		f := facade{t, f.f}
 		if r := f.call("repl_eval", "clojure", map[string]any{"code": "(+ 1 2)"}); r["value"] != "3" {
 			t.Fatalf("after restart (+ 1 2) = %v", r)
+		}
+		if r := f.call("repl_eval", "clojure", map[string]any{"code": `(System/getenv "VIS_REPL_MARK")`}); r["value"] != `"marked é"` {
+			t.Fatalf("after restart the env repl_start gave is %v", r)
 		}
 		if infos := reg.Snapshot("s1"); len(infos) != 1 || infos[0].PID != pid {
 			t.Errorf("registry after restart = %+v", infos)
