@@ -3,11 +3,13 @@ package sandbox
 import (
 	"context"
 	"testing"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // BenchmarkExecTrivial measures starting a block and one trivial builtin call.
 func BenchmarkExecTrivial(b *testing.B) {
-	in := newInterp(b, Options{}, Builtin{Name: "noop", Fn: func(ctx context.Context, args map[string]any) (any, error) { return nil, nil }})
+	in := newInterp(b, Options{}, hostfn.Builtin{Name: "noop", Fn: func(ctx context.Context, args map[string]any) (any, error) { return nil, nil }})
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // Limits are one block's time and memory limits (ExecWith). The host resolves them per
@@ -63,39 +65,10 @@ func (l Limits) withDefaults(o Options) Limits {
 	return l
 }
 
-// Grant is ExtendDeadline's answer.
-type Grant struct {
-	// Budget is how long the call may take: what it asked for, or less when
-	// the block's ceiling cut it.
-	Budget time.Duration
-	// Capped reports that the ceiling cut the request; Note then says so in
-	// a sentence for the call's result.
-	Capped bool
-	Note   string
-}
-
 // maxExtendGrace is the most ExtendDeadline adds after a call's budget, so
 // a tool that stops its work at its own timeout still has time to report
 // what it has before the block's deadline.
 const maxExtendGrace = 30 * time.Second
-
-// ExtendDeadline asks that the running block may last until the calling
-// builtin has spent want (plus a grace of up to 30 s to report): the
-// block's deadline moves later (never earlier) up to the block's ceiling
-// (Limits.Max from the block's start), never beyond. The extension stays
-// for the rest of the block. The returned Budget is want, or what is left
-// under the ceiling (minus the grace) when that is less: the caller should
-// use it as its own timeout and report Note. Outside a block (ctx not from
-// a sandbox builtin) it grants want unchanged. Safe from any goroutine.
-func ExtendDeadline(ctx context.Context, want time.Duration) Grant {
-	c, _ := ctx.Value(clockKey{}).(*blockClock)
-	if c == nil || want <= 0 {
-		return Grant{Budget: want}
-	}
-	return c.extend(want, time.Now())
-}
-
-type clockKey struct{}
 
 // blockClock is one block's deadline, which builtins may push later up to
 // the ceiling. Its timer cancels the block's ctx with errWallLimit once the
@@ -120,6 +93,7 @@ type blockClock struct {
 func startClock(parent context.Context, lim Limits) (ctx context.Context, c *blockClock, stop func()) {
 	cctx, cancel := context.WithCancelCause(parent)
 	c = &blockClock{lim: lim, start: time.Now(), cancel: cancel}
+	cctx = hostfn.WithClock(cctx, c)
 	c.mu.Lock()
 	c.deadline = c.start.Add(lim.Wall)
 	c.timer = time.AfterFunc(lim.Wall, c.tick)
@@ -151,10 +125,11 @@ func (c *blockClock) tick() {
 	c.cancel(errWallLimit)
 }
 
-func (c *blockClock) extend(want time.Duration, now time.Time) Grant {
+// Extend is hostfn.Clock's: ExtendDeadline's work for this block.
+func (c *blockClock) Extend(want time.Duration, now time.Time) hostfn.Grant {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	g := Grant{Budget: want}
+	g := hostfn.Grant{Budget: want}
 	if c.fired || c.stopped {
 		return g
 	}
@@ -229,7 +204,8 @@ func (c *blockClock) timeoutError() *Error {
 }
 
 // blockCtx is the ctx builtins get: the block's cancellation, its clock
-// (for ExtendDeadline), and its current deadline.
+// (for hostfn.ExtendDeadline, as a value of the ctx), and its current
+// deadline.
 type blockCtx struct {
 	context.Context
 	clock *blockClock
@@ -245,11 +221,4 @@ func (b *blockCtx) Deadline() (time.Time, bool) {
 		return p, true
 	}
 	return d, true
-}
-
-func (b *blockCtx) Value(key any) any {
-	if _, ok := key.(clockKey); ok {
-		return b.clock
-	}
-	return b.Context.Value(key)
 }

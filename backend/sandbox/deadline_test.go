@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // extendBuiltin is a tool with its own timeout: it asks the sandbox for
 // ms milliseconds and returns what it was granted.
-func extendBuiltin() Builtin {
-	return Builtin{
-		Name: "slow_tool", Doc: "A tool with its own timeout.", Params: []Param{{Name: "timeout_ms", Required: true}},
+func extendBuiltin() hostfn.Builtin {
+	return hostfn.Builtin{
+		Name: "slow_tool", Doc: "A tool with its own timeout.", Params: []hostfn.Param{{Name: "timeout_ms", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			g := ExtendDeadline(ctx, time.Duration(args["timeout_ms"].(int64))*time.Millisecond)
 			return map[string]any{"budget_ms": g.Budget.Milliseconds(), "capped": g.Capped, "note": g.Note}, nil
@@ -114,7 +116,7 @@ func TestExtendDeadlineUpToTheCeiling(t *testing.T) {
 func TestExtendDeadlineMovesCtxDeadlineLaterOnly(t *testing.T) {
 	t.Parallel()
 	var before, afterLong, afterShort time.Time
-	in := newInterp(t, Options{}, Builtin{Name: "probe", Fn: func(ctx context.Context, _ map[string]any) (any, error) {
+	in := newInterp(t, Options{}, hostfn.Builtin{Name: "probe", Fn: func(ctx context.Context, _ map[string]any) (any, error) {
 		before, _ = ctx.Deadline()
 		ExtendDeadline(ctx, time.Hour)
 		afterLong, _ = ctx.Deadline()
@@ -140,7 +142,7 @@ func TestExtendDeadlineMovesCtxDeadlineLaterOnly(t *testing.T) {
 // cancelled so it returns.
 func TestTimeoutNamesTheRunningBuiltin(t *testing.T) {
 	t.Parallel()
-	in := newInterp(t, Options{}, Builtin{Name: "wait_forever", Fn: func(ctx context.Context, _ map[string]any) (any, error) {
+	in := newInterp(t, Options{}, hostfn.Builtin{Name: "wait_forever", Fn: func(ctx context.Context, _ map[string]any) (any, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}})

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // FuzzPrepass: no input makes the pre-pass panic, hang past a short
@@ -51,8 +53,8 @@ func FuzzExec(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	echo := Builtin{Name: "echo", Params: []Param{{Name: "value"}}, Fn: func(ctx context.Context, a map[string]any) (any, error) { return a["value"], nil }}
-	in, err := New(Options{MaxSteps: 200_000, MemoryLimit: 256 << 20}, []Builtin{echo})
+	echo := hostfn.Builtin{Name: "echo", Params: []hostfn.Param{{Name: "value"}}, Fn: func(ctx context.Context, a map[string]any) (any, error) { return a["value"], nil }}
+	in, err := New(Options{MaxSteps: 200_000, MemoryLimit: 256 << 20}, []hostfn.Builtin{echo})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -7,14 +7,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // Values that would recurse until Go's stack overflows (a fatal error no
 // recover catches, ending the whole app with every session in it) come
 // back as errors the program sees.
 func TestDeepAndCyclicValuesAreErrorsNotCrashes(t *testing.T) {
-	echo := Builtin{Name: "echo", Params: []Param{{Name: "value"}}, Fn: func(ctx context.Context, a map[string]any) (any, error) { return "ok", nil }}
-	in, err := New(Options{}, []Builtin{echo})
+	echo := hostfn.Builtin{Name: "echo", Params: []hostfn.Param{{Name: "value"}}, Fn: func(ctx context.Context, a map[string]any) (any, error) { return "ok", nil }}
+	in, err := New(Options{}, []hostfn.Builtin{echo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,12 +142,12 @@ func TestMemoryLimitIgnoresEarlierGarbage(t *testing.T) {
 // A tool that panics (a bug in Vis) fails that call; the program sees an
 // error and the process lives on.
 func TestPanickingToolIsAnError(t *testing.T) {
-	bad := Builtin{Name: "bad", Fn: func(ctx context.Context, a map[string]any) (any, error) {
+	bad := hostfn.Builtin{Name: "bad", Fn: func(ctx context.Context, a map[string]any) (any, error) {
 		var m map[string]int
 		m["x"] = 1 // assignment to entry in nil map
 		return nil, nil
 	}}
-	in, err := New(Options{}, []Builtin{bad})
+	in, err := New(Options{}, []hostfn.Builtin{bad})
 	if err != nil {
 		t.Fatal(err)
 	}

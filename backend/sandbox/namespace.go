@@ -7,40 +7,20 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
-// Namespace is a global whose members are groups of host functions found
-// when they are used: <Name>.<group>.<member>(...), such as
-// mcp.<server>.<tool>(**kwargs). The groups may change between blocks
-// (Groups is asked at every attribute access); a member is looked up
-// without I/O when the program names it (Member) and does its work, such
-// as starting a server or refusing an unknown name, when called. Calls go
-// through the same path as other builtins: hooks, the tool-call record,
-// the block's clock and deadline.
-type Namespace struct {
-	Name string // the global, e.g. "mcp"
-	Doc  string // doc("<Name>") shows it, then the groups
-	// Groups lists the current groups (e.g. the configured servers).
-	Groups func() []string
-	// Member returns the builtin <Name>.<group>.<member> (its Name is the
-	// dotted path) without I/O; an error (shown as the attribute error)
-	// when the group is known to have no such member.
-	Member func(group, member string) (b Builtin, err error)
-	// Describe answers doc("<Name>.<path>") for a group or a member
-	// (path "fs" or "fs.read_file"), with the block's ctx (it may start
-	// a server to list its tools); ok false when unknown.
-	Describe func(ctx context.Context, path string) (doc string, ok bool)
-}
-
-func (ns *Namespace) groups() []string {
+// nsGroups lists ns's current groups.
+func nsGroups(ns *hostfn.Namespace) []string {
 	if ns.Groups == nil {
 		return nil
 	}
 	return ns.Groups()
 }
 
-func (ns *Namespace) hasGroup(g string) bool {
-	for _, x := range ns.groups() {
+func nsHasGroup(ns *hostfn.Namespace, g string) bool {
+	for _, x := range nsGroups(ns) {
 		if x == g {
 			return true
 		}
@@ -51,7 +31,7 @@ func (ns *Namespace) hasGroup(g string) bool {
 // nsValue is the Starlark value of a Namespace.
 type nsValue struct {
 	in *Interp
-	ns *Namespace
+	ns *hostfn.Namespace
 }
 
 var _ starlark.HasAttrs = nsValue{}
@@ -62,13 +42,13 @@ func (v nsValue) Freeze()               {}
 func (v nsValue) Truth() starlark.Bool  { return true }
 func (v nsValue) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: namespace") }
 func (v nsValue) AttrNames() []string {
-	gs := append([]string(nil), v.ns.groups()...)
+	gs := append([]string(nil), nsGroups(v.ns)...)
 	sort.Strings(gs)
 	return gs
 }
 
 func (v nsValue) Attr(name string) (starlark.Value, error) {
-	if !v.ns.hasGroup(name) {
+	if !nsHasGroup(v.ns, name) {
 		gs := v.AttrNames()
 		known := "none is configured"
 		if len(gs) > 0 {
@@ -82,7 +62,7 @@ func (v nsValue) Attr(name string) (starlark.Value, error) {
 // nsGroup is <Name>.<group>.
 type nsGroup struct {
 	in    *Interp
-	ns    *Namespace
+	ns    *hostfn.Namespace
 	group string
 }
 
@@ -111,7 +91,7 @@ func (in *Interp) namespaceDoc(ctx context.Context, name string) (string, bool) 
 	for i := range in.opts.Namespaces {
 		ns := &in.opts.Namespaces[i]
 		if name == ns.Name {
-			gs := append([]string(nil), ns.groups()...)
+			gs := append([]string(nil), nsGroups(ns)...)
 			sort.Strings(gs)
 			list := "(none configured)"
 			if len(gs) > 0 {
@@ -131,7 +111,7 @@ func (in *Interp) namespaceIndex() string {
 	var b strings.Builder
 	for i := range in.opts.Namespaces {
 		ns := &in.opts.Namespaces[i]
-		gs := append([]string(nil), ns.groups()...)
+		gs := append([]string(nil), nsGroups(ns)...)
 		if len(gs) == 0 {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // A namespace's groups are asked on every use, its members are builtins
@@ -14,16 +16,16 @@ import (
 func TestNamespace(t *testing.T) {
 	groups := []string{"alpha"}
 	var started []string
-	ns := Namespace{
+	ns := hostfn.Namespace{
 		Name:   "ext",
 		Doc:    "Extension functions.",
 		Groups: func() []string { return groups },
-		Member: func(group, member string) (Builtin, error) {
+		Member: func(group, member string) (hostfn.Builtin, error) {
 			if member == "missing" {
-				return Builtin{}, fmt.Errorf("%s has no %s", group, member)
+				return hostfn.Builtin{}, fmt.Errorf("%s has no %s", group, member)
 			}
-			return Builtin{Name: "ext." + group + "." + member, Variadic: true, Fn: func(ctx context.Context, args map[string]any) (any, error) {
-				return map[string]any{"group": group, "member": member, "pos": args[VarArgs], "k": args["k"]}, nil
+			return hostfn.Builtin{Name: "ext." + group + "." + member, Variadic: true, Fn: func(ctx context.Context, args map[string]any) (any, error) {
+				return map[string]any{"group": group, "member": member, "pos": args[hostfn.VarArgs], "k": args["k"]}, nil
 			}}, nil
 		},
 		Describe: func(ctx context.Context, path string) (string, bool) {
@@ -33,7 +35,7 @@ func TestNamespace(t *testing.T) {
 			return "about " + path, path == "alpha" || path == "beta"
 		},
 	}
-	in, err := New(Options{Namespaces: []Namespace{ns}, Hooks: Hooks{OnToolStart: func(name string, _ map[string]any) { started = append(started, name) }}}, nil)
+	in, err := New(Options{Namespaces: []hostfn.Namespace{ns}, Hooks: Hooks{OnToolStart: func(name string, _ map[string]any) { started = append(started, name) }}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ print(doc("ext"))`, nil)
 	if r := in.Exec(context.Background(), `print(ext.beta.x()["group"])`, nil); r.Err != nil || r.Output != "beta\n" {
 		t.Errorf("new group: %q %+v", r.Output, r.Err)
 	}
-	if _, err := New(Options{Namespaces: []Namespace{{Name: "doc", Member: ns.Member}}}, nil); err == nil {
+	if _, err := New(Options{Namespaces: []hostfn.Namespace{{Name: "doc", Member: ns.Member}}}, nil); err == nil {
 		t.Error("a namespace shadowing doc() was accepted")
 	}
 }

@@ -67,39 +67,9 @@ import (
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
-
-// Builtin is a host function bound into the sandbox as a global.
-type Builtin struct {
-	Name   string
-	Doc    string  // first line: one-line summary (apropos); doc(name) prints all of it
-	Params []Param // positional-or-keyword parameters, in order
-	// Fn receives the arguments bound by name. Values are plain Go: nil, bool,
-	// int64, float64, string, []any, map[string]any. It returns the same kinds
-	// (also int, []string, []map[string]any, map[string]string).
-	Fn func(ctx context.Context, args map[string]any) (any, error)
-	// Variadic passes arguments raw instead of binding them to Params: the
-	// positional arguments arrive as args[VarArgs] ([]any, possibly empty)
-	// and every keyword argument under its own name. Params then only
-	// document the leading positionals for doc(). For tools with their own
-	// grammar, such as run_tests(language, arg) or run_tests(paths=[...]).
-	Variadic bool
-}
-
-// VarArgs is the key under which a Variadic builtin receives its positional
-// arguments (no keyword argument can have this name).
-const VarArgs = "*args"
-
-// Param is one parameter of a Builtin.
-type Param struct {
-	Name     string
-	Required bool
-}
-
-// ToolError is a failure a builtin reports to the model; Hint is shown on its own line.
-type ToolError struct{ Message, Hint string }
-
-func (e *ToolError) Error() string { return e.Message }
 
 // Hooks observe tool calls (for UI events).
 type Hooks struct {
@@ -130,7 +100,7 @@ type Options struct {
 
 	// Namespaces are globals whose functions are found on use
 	// (namespace.go), such as mcp.<server>.<tool>.
-	Namespaces []Namespace
+	Namespaces []hostfn.Namespace
 }
 
 // Def is a helper function defined by the session.
@@ -183,13 +153,13 @@ type ToolCall struct {
 func SummarizeArgs(args map[string]any) string {
 	keys := make([]string, 0, len(args))
 	for k := range args {
-		if k != VarArgs {
+		if k != hostfn.VarArgs {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
 	var parts []string
-	if pos, ok := args[VarArgs].([]any); ok {
+	if pos, ok := args[hostfn.VarArgs].([]any); ok {
 		for _, v := range pos {
 			parts = append(parts, clipArg(pyLiteral(v)))
 		}
@@ -300,8 +270,8 @@ func (r Result) Wire() string {
 // Interp is one session's interpreter state.
 type Interp struct {
 	opts     Options
-	builtins []Builtin
-	byName   map[string]*Builtin
+	builtins []hostfn.Builtin
+	byName   map[string]*hostfn.Builtin
 	modules  map[string]starlark.Value
 
 	mu         sync.Mutex // serializes Exec
@@ -327,7 +297,7 @@ var fileOptions = &syntax.FileOptions{Set: true, While: true, TopLevelControl: t
 
 // New creates an interpreter with the given builtins bound as globals and
 // restores the session's helpers from opts.DefsPath when that file exists.
-func New(opts Options, builtins []Builtin) (*Interp, error) {
+func New(opts Options, builtins []hostfn.Builtin) (*Interp, error) {
 	if opts.MaxSteps == 0 {
 		opts.MaxSteps = 100_000_000
 	}
@@ -340,7 +310,7 @@ func New(opts Options, builtins []Builtin) (*Interp, error) {
 	if opts.OutputLimit == 0 {
 		opts.OutputLimit = 65536
 	}
-	in := &Interp{opts: opts, byName: map[string]*Builtin{}, defs: map[string]*Def{}, imports: map[string]string{}, reserved: map[string]bool{}}
+	in := &Interp{opts: opts, byName: map[string]*hostfn.Builtin{}, defs: map[string]*Def{}, imports: map[string]string{}, reserved: map[string]bool{}}
 	in.modules = in.buildModules()
 	g := in.pyBuiltins()
 	// auto-imported modules (as in Vis): usable without an import line
@@ -611,7 +581,7 @@ type ArgError struct{ Msg string }
 
 func (e *ArgError) Error() string { return e.Msg }
 
-func paramList(b *Builtin) string {
+func paramList(b *hostfn.Builtin) string {
 	var ps []string
 	for _, p := range b.Params {
 		if p.Required {
@@ -626,7 +596,7 @@ func paramList(b *Builtin) string {
 	return b.Name + "(" + strings.Join(ps, ", ") + ")"
 }
 
-func (in *Interp) bindArgs(b *Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[string]any, error) {
+func (in *Interp) bindArgs(b *hostfn.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[string]any, error) {
 	if b.Variadic {
 		return bindRaw(b, args, kwargs)
 	}
@@ -674,7 +644,7 @@ func (in *Interp) bindArgs(b *Builtin, args starlark.Tuple, kwargs []starlark.Tu
 }
 
 // bindRaw passes a Variadic builtin's arguments as they came.
-func bindRaw(b *Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[string]any, error) {
+func bindRaw(b *hostfn.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[string]any, error) {
 	pos := make([]any, len(args))
 	for i, a := range args {
 		v, err := toGo(a)
@@ -684,7 +654,7 @@ func bindRaw(b *Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[stri
 		pos[i] = v
 	}
 	bound := make(map[string]any, len(kwargs)+1)
-	bound[VarArgs] = pos
+	bound[hostfn.VarArgs] = pos
 	for _, kv := range kwargs {
 		k := string(kv[0].(starlark.String))
 		v, err := toGo(kv[1])
@@ -696,7 +666,7 @@ func bindRaw(b *Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (map[stri
 	return bound, nil
 }
 
-func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
+func (in *Interp) wrapBuiltin(b *hostfn.Builtin) *starlark.Builtin {
 	return starlark.NewBuiltin(b.Name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		bound, err := in.bindArgs(b, args, kwargs)
 		if err != nil {
@@ -709,8 +679,7 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 		if h := in.opts.Hooks.ToolCtx; h != nil {
 			ctx = h(ctx, b.Name)
 		}
-		refused := &refusal{}
-		ctx = context.WithValue(ctx, refusedKey{}, refused)
+		ctx, notes := hostfn.WithCallNotes(ctx)
 		clock, _ := th.Local(localClock).(*blockClock)
 		if clock != nil {
 			clock.enter(b.Name)
@@ -725,7 +694,7 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 			h(b.Name, d, err)
 		}
 		if len(in.calls) < maxToolCalls {
-			tc := ToolCall{Name: b.Name, Args: SummarizeArgs(bound), DurationMs: d.Milliseconds(), SandboxRefused: refused.get(), SandboxAsked: refused.answer()}
+			tc := ToolCall{Name: b.Name, Args: SummarizeArgs(bound), DurationMs: d.Milliseconds(), SandboxRefused: notes.Refused(), SandboxAsked: notes.Asked()}
 			if err != nil {
 				tc.Error = err.Error()
 			}
@@ -745,7 +714,7 @@ func (in *Interp) wrapBuiltin(b *Builtin) *starlark.Builtin {
 // callFn runs a builtin's Fn; a panic in it (a bug in a tool or a pack)
 // becomes that call's error, so the program, the turn and every other
 // session go on. The stack goes to stderr for the bug report.
-func callFn(ctx context.Context, b *Builtin, args map[string]any) (res any, err error) {
+func callFn(ctx context.Context, b *hostfn.Builtin, args map[string]any) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(os.Stderr, "vis: panic in %s: %v\n%s", b.Name, r, debug.Stack())
@@ -984,7 +953,7 @@ func runtimeError(err error, filename string) *Error {
 	var tc *toolCallError
 	if errors.As(err, &tc) {
 		e := &Error{Phase: PhaseTool, Message: tc.err.Error()}
-		var te *ToolError
+		var te *hostfn.ToolError
 		if errors.As(tc.err, &te) {
 			e.Message, e.Hint = te.Message, te.Hint
 		}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 func newInterp(t testing.TB, opts Options, builtins ...Builtin) *Interp {
@@ -179,7 +181,7 @@ func TestWallLimit(t *testing.T) {
 func TestCancelInfiniteLoop(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{})
-	in2 := newInterp(t, Options{}, Builtin{Name: "ready", Fn: func(ctx context.Context, args map[string]any) (any, error) {
+	in2 := newInterp(t, Options{}, hostfn.Builtin{Name: "ready", Fn: func(ctx context.Context, args map[string]any) (any, error) {
 		close(started)
 		return nil, nil
 	}})
@@ -200,8 +202,8 @@ func TestCancelInfiniteLoop(t *testing.T) {
 func TestCancelBlockingBuiltin(t *testing.T) {
 	started := make(chan struct{})
 	var sawCancel bool
-	in := newInterp(t, Options{}, Builtin{
-		Name: "shell", Doc: "Run a command.", Params: []Param{{Name: "cmd", Required: true}},
+	in := newInterp(t, Options{}, hostfn.Builtin{
+		Name: "shell", Doc: "Run a command.", Params: []hostfn.Param{{Name: "cmd", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			close(started)
 			<-ctx.Done()
@@ -331,11 +333,11 @@ func TestErrorRendering(t *testing.T) {
 }
 
 func TestToolErrors(t *testing.T) {
-	in := newInterp(t, Options{}, Builtin{
-		Name: "cat", Doc: "Read a file.", Params: []Param{{Name: "path", Required: true}},
+	in := newInterp(t, Options{}, hostfn.Builtin{
+		Name: "cat", Doc: "Read a file.", Params: []hostfn.Param{{Name: "path", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			if args["path"] == "missing.txt" {
-				return nil, &ToolError{Message: "no such file: missing.txt", Hint: "list files with ls()"}
+				return nil, &hostfn.ToolError{Message: "no such file: missing.txt", Hint: "list files with ls()"}
 			}
 			return nil, errors.New("disk on fire")
 		},
@@ -357,8 +359,8 @@ func TestBuiltinArgBinding(t *testing.T) {
 	in := newInterp(t, Options{Hooks: Hooks{
 		OnToolStart: func(name string, args map[string]any) { events = append(events, "start "+name) },
 		OnToolEnd:   func(name string, d time.Duration, err error) { events = append(events, "end "+name) },
-	}}, Builtin{
-		Name: "grep", Doc: "Search files.\nLonger text.", Params: []Param{{Name: "pattern", Required: true}, {Name: "path"}, {Name: "limit"}},
+	}}, hostfn.Builtin{
+		Name: "grep", Doc: "Search files.\nLonger text.", Params: []hostfn.Param{{Name: "pattern", Required: true}, {Name: "path"}, {Name: "limit"}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			got = args
 			return []map[string]any{{"path": "a.go", "line": 3}}, nil
@@ -393,8 +395,8 @@ func TestBuiltinArgBinding(t *testing.T) {
 }
 
 func TestDocAproposDefs(t *testing.T) {
-	in := newInterp(t, Options{}, Builtin{
-		Name: "grep", Doc: "Search file contents with a regex.\nReturns a list of hits.", Params: []Param{{Name: "pattern", Required: true}},
+	in := newInterp(t, Options{}, hostfn.Builtin{
+		Name: "grep", Doc: "Search file contents with a regex.\nReturns a list of hits.", Params: []hostfn.Param{{Name: "pattern", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) { return nil, nil },
 	})
 	r := exec(t, in, "doc('grep')")
@@ -434,7 +436,7 @@ func TestDefsPersistAcrossInterps(t *testing.T) {
 	}
 	// redefinition wins
 	exec(t, a, "def where(x):\n    return join('ROOT', x)")
-	b := newInterp(t, Options{DefsPath: path}, Builtin{Name: "grep", Fn: func(ctx context.Context, args map[string]any) (any, error) { return "tool", nil }})
+	b := newInterp(t, Options{DefsPath: path}, hostfn.Builtin{Name: "grep", Fn: func(ctx context.Context, args map[string]any) (any, error) { return "tool", nil }})
 	if err := b.RestoreError(); err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +448,7 @@ func TestDefsPersistAcrossInterps(t *testing.T) {
 	// a helper that collides with a host builtin is not restored
 	c := newInterp(t, Options{DefsPath: path})
 	exec(t, c, "def grep(x):\n    return 'mine'")
-	d := newInterp(t, Options{DefsPath: path}, Builtin{Name: "grep", Params: []Param{{Name: "x"}}, Fn: func(ctx context.Context, args map[string]any) (any, error) { return "tool", nil }})
+	d := newInterp(t, Options{DefsPath: path}, hostfn.Builtin{Name: "grep", Params: []hostfn.Param{{Name: "x"}}, Fn: func(ctx context.Context, args map[string]any) (any, error) { return "tool", nil }})
 	if r := exec(t, d, "print(grep('x'))"); r.Output != "tool\n" {
 		t.Errorf("builtin shadowed by restored def: %s", r.Wire())
 	}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 func TestResultRecordsToolCalls(t *testing.T) {
-	in, err := New(Options{}, []Builtin{
-		{Name: "echo", Doc: "echo(x)", Params: []Param{{Name: "x", Required: true}}, Fn: func(_ context.Context, a map[string]any) (any, error) { return a["x"], nil }},
+	in, err := New(Options{}, []hostfn.Builtin{
+		{Name: "echo", Doc: "echo(x)", Params: []hostfn.Param{{Name: "x", Required: true}}, Fn: func(_ context.Context, a map[string]any) (any, error) { return a["x"], nil }},
 		{Name: "boom", Doc: "boom()", Fn: func(context.Context, map[string]any) (any, error) { return nil, errors.New("broke") }},
 	})
 	if err != nil {
@@ -34,7 +36,7 @@ func TestResultRecordsToolCalls(t *testing.T) {
 }
 
 func TestSummarizeArgsReadsLikeTheCall(t *testing.T) {
-	got := SummarizeArgs(map[string]any{VarArgs: []any{"python", map[string]any{"code": "sum(i*i for i in range(101))", "n": int64(2)}}, "timeout": nil, "ok": true})
+	got := SummarizeArgs(map[string]any{hostfn.VarArgs: []any{"python", map[string]any{"code": "sum(i*i for i in range(101))", "n": int64(2)}}, "timeout": nil, "ok": true})
 	want := "'python', {'code': 'sum(i*i for i in range(101))', 'n': 2}, ok=True, timeout=None"
 	if got != want {
 		t.Fatalf("SummarizeArgs = %q\nwant            %q", got, want)

@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 func TestVariadicBuiltinGetsRawArguments(t *testing.T) {
 	var got []map[string]any
-	in := newInterp(t, Options{}, Builtin{
-		Name: "run_tests", Doc: "Run tests.", Params: []Param{{Name: "language"}, {Name: "arg"}}, Variadic: true,
+	in := newInterp(t, Options{}, hostfn.Builtin{
+		Name: "run_tests", Doc: "Run tests.", Params: []hostfn.Param{{Name: "language"}, {Name: "arg"}}, Variadic: true,
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			got = append(got, args)
 			return "ok", nil
@@ -25,10 +27,10 @@ run_tests("go", "x", "y", timeout_ms=5)`)
 		t.Fatalf("exec: %s", r.Wire())
 	}
 	want := []map[string]any{
-		{VarArgs: []any{}},
-		{VarArgs: []any{"python", map[string]any{"paths": []any{"a.py"}}}},
-		{VarArgs: []any{}, "paths": []any{"b.py"}, "cwd": "sub"},
-		{VarArgs: []any{"go", "x", "y"}, "timeout_ms": int64(5)},
+		{hostfn.VarArgs: []any{}},
+		{hostfn.VarArgs: []any{"python", map[string]any{"paths": []any{"a.py"}}}},
+		{hostfn.VarArgs: []any{}, "paths": []any{"b.py"}, "cwd": "sub"},
+		{hostfn.VarArgs: []any{"go", "x", "y"}, "timeout_ms": int64(5)},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bound (-want +got):\n%s", diff)
@@ -40,7 +42,7 @@ run_tests("go", "x", "y", timeout_ms=5)`)
 }
 
 func TestVariadicBuiltinRejectsUnconvertibleArgument(t *testing.T) {
-	in := newInterp(t, Options{}, Builtin{
+	in := newInterp(t, Options{}, hostfn.Builtin{
 		Name: "v", Variadic: true,
 		Fn: func(ctx context.Context, args map[string]any) (any, error) { return nil, nil },
 	})
