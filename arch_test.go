@@ -68,7 +68,7 @@ var archLayers = []archLayer{
 		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary, the packs' line-protocol REPL (on process groups), the MCP client (on process groups and the sandbox) and its test server's tools",
 		pkgs: map[string][]string{
 			"backend/attach":                        {"backend/prompt", "backend/store"},
-			"backend/ext":                           {"backend/sandbox"},
+			"backend/ext":                           {"backend/sandbox/hostfn"},
 			"backend/tools":                         {"backend/confine", "backend/live", "backend/sandbox", "backend/workspace"},
 			"backend/packs/linerepl":                {"backend/confine", "backend/packs/proc"},
 			"backend/goals":                         {"backend/chat", "backend/sandbox", "backend/store"},

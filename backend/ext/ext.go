@@ -29,7 +29,7 @@ package ext
 import (
 	"context"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // Environment is what activation and contributions look at.
@@ -76,7 +76,7 @@ type Extension struct {
 	// `session` dict (top-level keys are dict keys such as "env").
 	Ctx func(ctx context.Context, env Environment) (map[string]any, error)
 	// Symbols are bound into the sandbox while the extension is active.
-	Symbols []sandbox.Builtin
+	Symbols []hostfn.Builtin
 	// LanguageTools are the language handlers it provides (seed 001).
 	LanguageTools []LanguageTools
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // ErrDuplicate is returned by Register when an extension's name, or one of
@@ -326,11 +326,11 @@ func DeepMerge(dst, src map[string]any) {
 // registration order. Names are unique (Register refuses collisions).
 // Symbols of an extension with an alias are returned under their own names
 // too; the snapshot tells the model which extension they belong to.
-func (a *Active) Symbols() []sandbox.Builtin {
+func (a *Active) Symbols() []hostfn.Builtin {
 	if a == nil {
 		return nil
 	}
-	var out []sandbox.Builtin
+	var out []hostfn.Builtin
 	for _, e := range a.exts {
 		out = append(out, e.Symbols...)
 	}

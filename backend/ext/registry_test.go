@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 type logs struct {
@@ -29,8 +29,8 @@ func (l *logs) all() []string {
 	return append([]string(nil), l.lines...)
 }
 
-func sym(name string) sandbox.Builtin {
-	return sandbox.Builtin{Name: name, Fn: func(context.Context, map[string]any) (any, error) { return nil, nil }}
+func sym(name string) hostfn.Builtin {
+	return hostfn.Builtin{Name: name, Fn: func(context.Context, map[string]any) (any, error) { return nil, nil }}
 }
 
 func TestRegisterRefuses(t *testing.T) {
@@ -40,16 +40,16 @@ func TestRegisterRefuses(t *testing.T) {
 		want error
 	}{
 		{"duplicate name", Extension{Name: "language-python", Description: "again"}, ErrDuplicate},
-		{"symbol owned by another extension", Extension{Name: "other", Description: "d", Kind: "tools", Symbols: []sandbox.Builtin{sym("py_eval")}}, ErrDuplicate},
-		{"same symbol twice", Extension{Name: "twice", Description: "d", Kind: "tools", Symbols: []sandbox.Builtin{sym("a"), sym("a")}}, ErrDuplicate},
+		{"symbol owned by another extension", Extension{Name: "other", Description: "d", Kind: "tools", Symbols: []hostfn.Builtin{sym("py_eval")}}, ErrDuplicate},
+		{"same symbol twice", Extension{Name: "twice", Description: "d", Kind: "tools", Symbols: []hostfn.Builtin{sym("a"), sym("a")}}, ErrDuplicate},
 		{"no name", Extension{Description: "d"}, ErrInvalid},
 		{"no description", Extension{Name: "x"}, ErrInvalid},
-		{"symbols without kind", Extension{Name: "x", Description: "d", Symbols: []sandbox.Builtin{sym("b")}}, ErrInvalid},
-		{"symbol without function", Extension{Name: "x", Description: "d", Kind: "k", Symbols: []sandbox.Builtin{{Name: "c"}}}, ErrInvalid},
+		{"symbols without kind", Extension{Name: "x", Description: "d", Symbols: []hostfn.Builtin{sym("b")}}, ErrInvalid},
+		{"symbol without function", Extension{Name: "x", Description: "d", Kind: "k", Symbols: []hostfn.Builtin{{Name: "c"}}}, ErrInvalid},
 		{"fine", Extension{Name: "language-go", Description: "Go", Kind: "language"}, nil},
 	}
 	r := NewRegistry()
-	if err := r.Register(Extension{Name: "language-python", Description: "Python", Kind: "language", Symbols: []sandbox.Builtin{sym("py_eval")}}); err != nil {
+	if err := r.Register(Extension{Name: "language-python", Description: "Python", Kind: "language", Symbols: []hostfn.Builtin{sym("py_eval")}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
@@ -85,7 +85,7 @@ func TestActivationIsComputedOnceAndFailuresCountInactive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(Extension{Name: "foundation", Description: "core", Kind: "foundation", Builtin: true, Symbols: []sandbox.Builtin{sym("run_tests")}})
+	must(Extension{Name: "foundation", Description: "core", Kind: "foundation", Builtin: true, Symbols: []hostfn.Builtin{sym("run_tests")}})
 	must(Extension{Name: "language-python", Description: "Python", Kind: "language",
 		Activate:      func(env Environment) (bool, error) { count("python"); return env.HasExt(".py"), nil },
 		LanguageTools: []LanguageTools{{Language: "python"}}})
@@ -132,7 +132,7 @@ func TestActivationIsComputedOnceAndFailuresCountInactive(t *testing.T) {
 
 func TestSnapshotShape(t *testing.T) {
 	r := NewRegistry()
-	_ = r.Register(Extension{Name: "foundation", Description: "Core tools.", Kind: "foundation", Builtin: true, Symbols: []sandbox.Builtin{sym("run_tests"), sym("repl_eval")}})
+	_ = r.Register(Extension{Name: "foundation", Description: "Core tools.", Kind: "foundation", Builtin: true, Symbols: []hostfn.Builtin{sym("run_tests"), sym("repl_eval")}})
 	_ = r.Register(Extension{Name: "language-clojure", Description: "Clojure.", Kind: "language", Alias: "clj"})
 	got := r.Active(Environment{}).Snapshot()
 	want := []map[string]any{
