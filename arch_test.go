@@ -65,7 +65,7 @@ var archLayers = []archLayer{
 		},
 	},
 	{
-		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary, the packs' line-protocol REPL (on process groups), the MCP client (on process groups and the sandbox) and its test server's tools",
+		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary, the packs' line-protocol REPL (on process groups), the MCP client (on process groups and the sandbox) and its test server's tools; the person's prompt files and skills (on config)",
 		pkgs: map[string][]string{
 			"backend/attach":                        {"backend/prompt", "backend/store"},
 			"backend/ext":                           {"backend/sandbox/hostfn"},
@@ -76,6 +76,8 @@ var archLayers = []archLayer{
 			"backend/provider/providertest/fakellm": {"backend/provider/providertest"},
 			"backend/mcp":                           {"backend/confine", "backend/packs/proc", "backend/sandbox"},
 			"backend/mcp/mcptest":                   nil,
+			"backend/userprompts":                   {"backend/config"}, // the person's prompt files as slash commands (front matter read by config)
+			"backend/skills":                        {"backend/config"}, // the person's skills (SKILL.md folders)
 		},
 	},
 	{
@@ -99,7 +101,7 @@ var archLayers = []archLayer{
 				"backend/goals", "backend/langtools", "backend/live", "backend/loop", "backend/mcp", "backend/packs/clojure",
 				"backend/packs/golang", "backend/packs/js", "backend/packs/python", "backend/prompt",
 				"backend/provider", "backend/resources", "backend/sandbox", "backend/secrets",
-				"backend/store", "backend/tools", "backend/workspace",
+				"backend/skills", "backend/store", "backend/tools", "backend/userprompts", "backend/workspace",
 			},
 		},
 	},

@@ -224,12 +224,14 @@ func (a *App) dispatch(op, sessionID, workspace string, in backend.Input) (Submi
 	return toSubmitResult(res), nil
 }
 
-// SlashCommands lists the commands the composer offers after "/".
+// SlashCommands lists the commands the composer offers after "/": the
+// built-ins, then the person's prompt files (home, and the current
+// workspace's once trusted).
 func (a *App) SlashCommands() []SlashCommand {
-	in := a.eng.SlashCommands()
+	in := a.eng.SlashCommandsIn(a.workspace)
 	out := make([]SlashCommand, 0, len(in))
 	for _, c := range in {
-		out = append(out, SlashCommand{Name: c.Name, Usage: c.Usage, Summary: c.Summary})
+		out = append(out, SlashCommand{Name: c.Name, Usage: c.Usage, Summary: c.Summary, Source: c.Source, Path: c.Path})
 	}
 	return out
 }

@@ -228,6 +228,10 @@ type SlashCommand struct {
 	Name    string `json:"name"` // with the slash: "/goal"
 	Usage   string `json:"usage"`
 	Summary string `json:"summary"`
+	// Source ("home", "project") and Path: a person's prompt file; empty
+	// for the built-ins.
+	Source string `json:"source,omitempty"`
+	Path   string `json:"path,omitempty"`
 }
 
 // Goal is a session's goal as the footer shows it.

@@ -54,7 +54,7 @@ type Engine interface {
 	EditQueued(ctx context.Context, sessionID string, id int64, text string) error
 	RemoveQueued(ctx context.Context, sessionID string, id int64) error
 	ReleaseQueue(ctx context.Context, sessionID string) error
-	SlashCommands() []backend.SlashCommand
+	SlashCommandsIn(workspace string) []backend.SlashCommand
 	Status(ctx context.Context, sessionID, workspace string) (backend.StatusView, error)
 	Running(sessionID string) bool
 	Prompt(ctx context.Context, sessionID string, turn, iteration int) (backend.PromptView, error)

@@ -19,7 +19,7 @@ import (
 
 // The fake engine's answers for the window's other methods (see fakeEngine).
 
-func (f *fakeEngine) SlashCommands() []backend.SlashCommand {
+func (f *fakeEngine) SlashCommandsIn(string) []backend.SlashCommand {
 	return []backend.SlashCommand{{Name: "/goal", Usage: "Use /goal <objective>", Summary: "Set the goal."}, {Name: "/help", Usage: "/help", Summary: "List commands."}}
 }
 

@@ -19,9 +19,14 @@ type SlashCommand struct {
 	Name    string `json:"name"`
 	Usage   string `json:"usage"`
 	Summary string `json:"summary"`
+	// Source and Path: a person's prompt file (home or project) and where
+	// it is; empty for the built-ins.
+	Source string `json:"source,omitempty"`
+	Path   string `json:"path,omitempty"`
 }
 
-// SlashCommands lists the commands the engine understands.
+// SlashCommands lists the engine's built-in commands (SlashCommandsIn adds
+// a workspace's prompt files).
 func (e *Engine) SlashCommands() []SlashCommand {
 	return slashCommands
 }

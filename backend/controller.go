@@ -210,6 +210,17 @@ func (e *Engine) dispatch(ctx context.Context, sessionID string, in Input, wait 
 		return Accepted{SessionID: sessionID}, errors.New("the message is empty")
 	}
 	kind, name := classify(in.Text)
+	if kind == inputCommand && !isBuiltinCommand(name) {
+		// a prompt file's command is a message for the model (userprompts.go)
+		text, ok, err := e.expandUserCommand(ctx, sessionID, in.Workspace, name, in.Text)
+		if err != nil {
+			return Accepted{SessionID: sessionID}, err
+		}
+		if !ok {
+			return Accepted{SessionID: sessionID}, fmt.Errorf("%w %s; /help lists the commands", ErrUnknownCommand, name)
+		}
+		kind, req.Text = inputTurn, text
+	}
 	if kind != inputTurn && len(in.Images) > 0 {
 		return Accepted{SessionID: sessionID}, fmt.Errorf("images go with a message to the model, not with a command; remove them or the leading %q", strings.TrimSpace(in.Text)[:1])
 	}
@@ -228,7 +239,7 @@ func (e *Engine) dispatch(ctx context.Context, sessionID string, in Input, wait 
 	case inputCommand:
 		switch name {
 		case "/help":
-			return Accepted{SessionID: sessionID, Kind: KindCommand, Text: helpText()}, nil
+			return Accepted{SessionID: sessionID, Kind: KindCommand, Text: e.helpFor(e.helpWorkspace(ctx, sessionID, in.Workspace))}, nil
 		case "/goal":
 			args, _ := goals.CutCommand(strings.TrimSpace(in.Text))
 			cmd, err := goals.ParseCommand(args)

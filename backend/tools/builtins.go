@@ -4,23 +4,23 @@ import (
 	"context"
 	"errors"
 
-	"github.com/visdesktop/vis/backend/sandbox/hostfn"
+	"github.com/visdesktop/vis/backend/sandbox"
 )
 
 // Builtins returns the tools bound for the Starlark sandbox: ls, cat, grep,
 // glob, write, patch and shell, in that order. A tool failure meant for the
-// model comes back as *hostfn.ToolError (message and hint); cancellation
+// model comes back as *sandbox.ToolError (message and hint); cancellation
 // comes back as an error wrapping ctx.Err().
-func (s *Set) Builtins() []hostfn.Builtin {
+func (s *Set) Builtins() []sandbox.Builtin {
 	bs := s.bindings()
-	out := make([]hostfn.Builtin, 0, len(bs))
+	out := make([]sandbox.Builtin, 0, len(bs))
 	for _, b := range bs {
-		params := make([]hostfn.Param, len(b.params))
+		params := make([]sandbox.Param, len(b.params))
 		for i, p := range b.params {
-			params[i] = hostfn.Param{Name: p.name, Required: p.required}
+			params[i] = sandbox.Param{Name: p.name, Required: p.required}
 		}
 		fn := b.fn
-		out = append(out, hostfn.Builtin{
+		out = append(out, sandbox.Builtin{
 			Name:   b.name,
 			Doc:    b.doc,
 			Params: params,
@@ -41,7 +41,7 @@ func (s *Set) Builtins() []hostfn.Builtin {
 func toToolError(err error) error {
 	var e *Error
 	if errors.As(err, &e) {
-		return &hostfn.ToolError{Message: e.Message, Hint: e.Hint}
+		return &sandbox.ToolError{Message: e.Message, Hint: e.Hint}
 	}
 	return err
 }
