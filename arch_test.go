@@ -71,10 +71,10 @@ var archLayers = []archLayer{
 			"backend/ext":                           {"backend/sandbox/hostfn"},
 			"backend/tools":                         {"backend/confine", "backend/live", "backend/sandbox", "backend/workspace"},
 			"backend/packs/linerepl":                {"backend/confine", "backend/packs/proc"},
-			"backend/goals":                         {"backend/chat", "backend/sandbox/hostfn", "backend/store"},
+			"backend/goals":                         {"backend/chat", "backend/sandbox", "backend/store"},
 			"backend/loop":                          {"backend/chat", "backend/events", "backend/prompt", "backend/provider", "backend/sandbox", "backend/store"},
 			"backend/provider/providertest/fakellm": {"backend/provider/providertest"},
-			"backend/mcp":                           {"backend/confine", "backend/packs/proc", "backend/sandbox/hostfn"},
+			"backend/mcp":                           {"backend/confine", "backend/packs/proc", "backend/sandbox"},
 			"backend/mcp/mcptest":                   nil,
 			"backend/userprompts":                   {"backend/config"}, // the person's prompt files as slash commands (front matter read by config)
 			"backend/skills":                        {"backend/config"}, // the person's skills (SKILL.md folders)
