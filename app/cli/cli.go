@@ -25,7 +25,6 @@ import (
 	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/goals"
-	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/store"
 )
 
@@ -155,7 +154,7 @@ type runOpts struct {
 }
 
 func openEngine(ctx context.Context, env Env, ro runOpts) (*backend.Engine, int) {
-	home, err := homedir.Vis(env.Getenv)
+	home, err := backend.DefaultHome(env.Getenv)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
 		return nil, ExitUsage

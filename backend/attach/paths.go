@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/visdesktop/vis/backend/homedir"
 )
 
 // imageExts are the file endings PathsInText looks for (lower case).
@@ -154,7 +152,7 @@ func candidate(tok, workspaceRoot, home string) (string, bool) {
 		if home == "" {
 			return "", false
 		}
-		tok = homedir.Expand(tok, home)
+		tok = filepath.Join(home, tok[1:])
 	case filepath.IsAbs(tok):
 	default:
 		if workspaceRoot == "" {

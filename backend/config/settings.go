@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // SettingsProviderID is the provider id of the one the window configures.
@@ -183,22 +181,22 @@ func anyList(ss []string) []any {
 	return out
 }
 
-// TrustFolder adds the workspace dir to settings.json's trusted_projects (the
+// TrustFolder adds workspace to settings.json's trusted_projects (the
 // window's "Trust this folder"), keeping the rest of the settings; a
 // folder already there is not added twice. Its project settings apply
 // from the next load.
-func TrustFolder(visHome, dir string) error {
-	if strings.TrimSpace(dir) == "" {
+func TrustFolder(visHome, workspace string) error {
+	if strings.TrimSpace(workspace) == "" {
 		return errors.New("trust folder: no folder")
 	}
 	s, err := LoadSettings(visHome)
 	if err != nil {
 		return err
 	}
-	if Trusted(s.TrustedProjects, dir) {
+	if Trusted(s.TrustedProjects, workspace) {
 		return nil
 	}
-	s.TrustedProjects = append(s.TrustedProjects, workspace.Canonical(dir))
+	s.TrustedProjects = append(s.TrustedProjects, canonical(workspace))
 	return SaveSettings(visHome, s)
 }
 

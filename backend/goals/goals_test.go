@@ -15,6 +15,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 	"github.com/visdesktop/vis/backend/store"
 )
 
@@ -629,7 +630,7 @@ func TestModelCannotCreateOrExpand(t *testing.T) {
 		}
 	}
 	// Through the real sandbox: only a status parameter, no budget, no objective.
-	in, err := sandbox.New(sandbox.Options{}, []sandbox.Builtin{e.svc.Builtin(e.sid, nil)})
+	in, err := sandbox.New(sandbox.Options{}, []hostfn.Builtin{e.svc.Builtin(e.sid, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -667,7 +668,7 @@ func TestBuiltinRefusesStaleRequest(t *testing.T) {
 	var current Ticket
 	started := func() Ticket { mu.Lock(); defer mu.Unlock(); return current }
 	begin := func() { tk := e.ticket(); mu.Lock(); current = tk; mu.Unlock() }
-	in, err := sandbox.New(sandbox.Options{}, []sandbox.Builtin{e.svc.Builtin(e.sid, started)})
+	in, err := sandbox.New(sandbox.Options{}, []hostfn.Builtin{e.svc.Builtin(e.sid, started)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 	"github.com/visdesktop/vis/backend/store"
 )
 
@@ -66,11 +66,11 @@ func (s *Service) updateFromModel(ctx context.Context, sessionID, status string,
 // the ticket of the model request in flight (Capture at request start); with
 // it, work started under a goal that was since replaced or stopped is
 // refused. A nil started checks only that the goal is active.
-func (s *Service) Builtin(sessionID string, started func() Ticket) sandbox.Builtin {
-	return sandbox.Builtin{
+func (s *Service) Builtin(sessionID string, started func() Ticket) hostfn.Builtin {
+	return hostfn.Builtin{
 		Name:   "update_goal",
 		Doc:    UpdateGoalDoc,
-		Params: []sandbox.Param{{Name: "status", Required: true}},
+		Params: []hostfn.Param{{Name: "status", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			status, _ := args["status"].(string)
 			var g Goal
@@ -84,7 +84,7 @@ func (s *Service) Builtin(sessionID string, started func() Ticket) sandbox.Built
 			}
 			var re *RefusedError
 			if errors.As(err, &re) {
-				return nil, &sandbox.ToolError{Message: re.Message, Hint: "read session['goal_status']; only 'complete' and 'blocked' are allowed, and only while it is 'active'"}
+				return nil, &hostfn.ToolError{Message: re.Message, Hint: "read session['goal_status']; only 'complete' and 'blocked' are allowed, and only while it is 'active'"}
 			}
 			if err != nil {
 				return nil, err

@@ -22,6 +22,7 @@ import (
 	"github.com/visdesktop/vis/backend/mcp"
 	"github.com/visdesktop/vis/backend/mcp/mcptest"
 	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 var (
@@ -105,7 +106,7 @@ func newFixture(t testing.TB) *fixture {
 		}
 		return append(out, prefixed("web:", httpLog.Lines())...)
 	}
-	in, err := sandbox.New(sandbox.Options{Namespaces: []sandbox.Namespace{f.set.Namespace()}}, nil)
+	in, err := sandbox.New(sandbox.Options{Namespaces: []hostfn.Namespace{f.set.Namespace()}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +294,7 @@ func TestStartFailure(t *testing.T) {
 		shown = append(shown, id+"/"+st)
 	}})
 	set.Update(context.Background(), []mcp.Config{{Name: "gone", Command: filepath.Join(t.TempDir(), "no-such-server")}})
-	in, err := sandbox.New(sandbox.Options{Namespaces: []sandbox.Namespace{set.Namespace()}}, nil)
+	in, err := sandbox.New(sandbox.Options{Namespaces: []hostfn.Namespace{set.Namespace()}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // toPlain turns a decoded JSON value (or anything JSON-marshalable) into
@@ -59,7 +59,7 @@ func numbers(v any) any {
 // audio part becomes a note string (its type and size; attaching MCP
 // images to the conversation is not done yet), a resource link or an
 // embedded resource a dict with its uri (and text when it has some). No
-// content is None. A result with isError is a *sandbox.ToolError carrying
+// content is None. A result with isError is a *hostfn.ToolError carrying
 // the server's message.
 func Value(fn string, res *sdk.CallToolResult) (any, error) {
 	if res.IsError {
@@ -67,7 +67,7 @@ func Value(fn string, res *sdk.CallToolResult) (any, error) {
 		if msg == "" {
 			msg = "the tool reported an error without a message"
 		}
-		return nil, &sandbox.ToolError{Message: fn + ": " + msg, Hint: fmt.Sprintf("the MCP server answered with an error; doc(%q) shows the parameters", docName(fn))}
+		return nil, &hostfn.ToolError{Message: fn + ": " + msg, Hint: fmt.Sprintf("the MCP server answered with an error; doc(%q) shows the parameters", docName(fn))}
 	}
 	if res.StructuredContent != nil {
 		return toPlain(res.StructuredContent), nil

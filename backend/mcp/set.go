@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // Set is one session's MCP servers, keyed by their identifiers (Ident of
@@ -200,18 +200,18 @@ func oneLine(s string, max int) string {
 const NamespaceDoc = "MCP servers' tools: mcp.<server>.<tool>(**arguments). Arguments are checked against the tool's input schema before the call; positional arguments fill the required parameters in order. Structured results come back as dicts and lists, text as a string (a list when several parts); a tool's error stops the block as a ToolError with the server's message."
 
 // Namespace is the sandbox's `mcp` global for this set.
-func (s *Set) Namespace() sandbox.Namespace {
-	return sandbox.Namespace{
+func (s *Set) Namespace() hostfn.Namespace {
+	return hostfn.Namespace{
 		Name:   "mcp",
 		Doc:    NamespaceDoc,
 		Groups: s.Idents,
-		Member: func(group, member string) (sandbox.Builtin, error) {
+		Member: func(group, member string) (hostfn.Builtin, error) {
 			srv := s.server(group)
 			if srv == nil {
-				return sandbox.Builtin{}, fmt.Errorf("mcp has no server %q", group)
+				return hostfn.Builtin{}, fmt.Errorf("mcp has no server %q", group)
 			}
 			fn := "mcp." + group + "." + member
-			return sandbox.Builtin{
+			return hostfn.Builtin{
 				Name:     fn,
 				Doc:      "a tool of MCP server " + srv.cfg.Name + "; doc(\"mcp." + group + "\") lists them",
 				Variadic: true,
@@ -232,7 +232,7 @@ func (s *Set) call(ctx context.Context, srv *Server, group, member string, raw m
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, &sandbox.ToolError{Message: fn + ": " + err.Error(), Hint: "see the server's log in the resources panel; the server is tried again at the next call"}
+		return nil, &hostfn.ToolError{Message: fn + ": " + err.Error(), Hint: "see the server's log in the resources panel; the server is tried again at the next call"}
 	}
 	var tool *Tool
 	for i := range tools {
@@ -250,21 +250,21 @@ func (s *Set) call(ctx context.Context, srv *Server, group, member string, raw m
 		if len(names) > 0 {
 			list = "its tools: " + strings.Join(names, ", ")
 		}
-		return nil, &sandbox.ToolError{Message: fmt.Sprintf("%s: MCP server %s has no tool %q (%s)", fn, srv.cfg.Name, member, list), Hint: fmt.Sprintf("doc(%q) lists them with their parameters", "mcp."+group)}
+		return nil, &hostfn.ToolError{Message: fmt.Sprintf("%s: MCP server %s has no tool %q (%s)", fn, srv.cfg.Name, member, list), Hint: fmt.Sprintf("doc(%q) lists them with their parameters", "mcp."+group)}
 	}
 	args, err := bindArgs(fn, group, tool, raw)
 	if err != nil {
 		return nil, err
 	}
 	if msg := Check(tool.Schema, args); msg != "" {
-		return nil, &sandbox.ToolError{Message: fn + ": " + msg, Hint: fmt.Sprintf("doc(%q) shows its parameters", fn)}
+		return nil, &hostfn.ToolError{Message: fn + ": " + msg, Hint: fmt.Sprintf("doc(%q) shows its parameters", fn)}
 	}
 	res, err := srv.Call(ctx, tool.Name, args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: %w", fn, context.Cause(ctx))
 		}
-		return nil, &sandbox.ToolError{Message: fn + ": " + err.Error(), Hint: "the MCP server refused the call or its connection failed; see its log in the resources panel"}
+		return nil, &hostfn.ToolError{Message: fn + ": " + err.Error(), Hint: "the MCP server refused the call or its connection failed; see its log in the resources panel"}
 	}
 	return Value(fn, res)
 }
@@ -274,11 +274,11 @@ func (s *Set) call(ctx context.Context, srv *Server, group, member string, raw m
 func bindArgs(fn, group string, tool *Tool, raw map[string]any) (map[string]any, error) {
 	args := map[string]any{}
 	for k, v := range raw {
-		if k != sandbox.VarArgs {
+		if k != hostfn.VarArgs {
 			args[k] = v
 		}
 	}
-	pos, _ := raw[sandbox.VarArgs].([]any)
+	pos, _ := raw[hostfn.VarArgs].([]any)
 	if len(pos) == 0 {
 		return args, nil
 	}
@@ -289,12 +289,12 @@ func bindArgs(fn, group string, tool *Tool, raw map[string]any) (map[string]any,
 		}
 	}
 	if len(pos) > len(req) {
-		return nil, &sandbox.ToolError{Message: fmt.Sprintf("%s takes at most %d positional arguments (its required parameters %s), %d given; pass the others by name", fn, len(req), strings.Join(req, ", "), len(pos)),
+		return nil, &hostfn.ToolError{Message: fmt.Sprintf("%s takes at most %d positional arguments (its required parameters %s), %d given; pass the others by name", fn, len(req), strings.Join(req, ", "), len(pos)),
 			Hint: fmt.Sprintf("doc(%q) shows its parameters", fn)}
 	}
 	for i, v := range pos {
 		if _, dup := args[req[i]]; dup {
-			return nil, &sandbox.ToolError{Message: fmt.Sprintf("%s got multiple values for argument %q", fn, req[i])}
+			return nil, &hostfn.ToolError{Message: fmt.Sprintf("%s got multiple values for argument %q", fn, req[i])}
 		}
 		args[req[i]] = v
 	}

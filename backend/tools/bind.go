@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/confine"
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // binding is one tool as the sandbox sees it, independent of the sandbox's
@@ -316,7 +316,7 @@ func (s *Set) callShell(ctx context.Context, m map[string]any) (any, error) {
 	// says so. A timeout Shell refuses is left for it to report.
 	note := ""
 	if v, given := m["timeout"]; given && v != nil && timeout > 0 && timeout <= MaxShellTimeout {
-		if g := sandbox.ExtendDeadline(ctx, timeout); g.Capped {
+		if g := hostfn.ExtendDeadline(ctx, timeout); g.Capped {
 			timeout, note = g.Budget, g.Note
 		}
 	}
@@ -330,7 +330,7 @@ func (s *Set) callShell(ctx context.Context, m map[string]any) (any, error) {
 	}
 	if why := sandboxRefusal(ctx, s.abs, r); why != "" {
 		out["sandbox_refused"] = why
-		sandbox.RefusedBySandbox(ctx, why)
+		hostfn.RefusedBySandbox(ctx, why)
 		return s.askToLeave(ctx, cmd, why, timeout, out)
 	}
 	return out, nil
@@ -350,7 +350,7 @@ func (s *Set) askToLeave(ctx context.Context, cmd, why string, timeout time.Dura
 	if errors.Is(err, confine.ErrNoAsker) {
 		return refused, nil
 	}
-	sandbox.AskedPerson(ctx, string(answer))
+	hostfn.AskedPerson(ctx, string(answer))
 	if answer != confine.Approved {
 		note := "the person declined to run it without the sandbox"
 		if answer == confine.Unanswered {
@@ -405,7 +405,7 @@ func holdClock(ctx context.Context) (release func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				sandbox.ExtendDeadline(ctx, left)
+				hostfn.ExtendDeadline(ctx, left)
 			}
 		}
 	}()

@@ -4,23 +4,23 @@ import (
 	"context"
 	"errors"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // Builtins returns the tools bound for the Starlark sandbox: ls, cat, grep,
 // glob, write, patch and shell, in that order. A tool failure meant for the
-// model comes back as *sandbox.ToolError (message and hint); cancellation
+// model comes back as *hostfn.ToolError (message and hint); cancellation
 // comes back as an error wrapping ctx.Err().
-func (s *Set) Builtins() []sandbox.Builtin {
+func (s *Set) Builtins() []hostfn.Builtin {
 	bs := s.bindings()
-	out := make([]sandbox.Builtin, 0, len(bs))
+	out := make([]hostfn.Builtin, 0, len(bs))
 	for _, b := range bs {
-		params := make([]sandbox.Param, len(b.params))
+		params := make([]hostfn.Param, len(b.params))
 		for i, p := range b.params {
-			params[i] = sandbox.Param{Name: p.name, Required: p.required}
+			params[i] = hostfn.Param{Name: p.name, Required: p.required}
 		}
 		fn := b.fn
-		out = append(out, sandbox.Builtin{
+		out = append(out, hostfn.Builtin{
 			Name:   b.name,
 			Doc:    b.doc,
 			Params: params,
@@ -41,7 +41,7 @@ func (s *Set) Builtins() []sandbox.Builtin {
 func toToolError(err error) error {
 	var e *Error
 	if errors.As(err, &e) {
-		return &sandbox.ToolError{Message: e.Message, Hint: e.Hint}
+		return &hostfn.ToolError{Message: e.Message, Hint: e.Hint}
 	}
 	return err
 }

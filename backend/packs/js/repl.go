@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
-	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/packs/linerepl"
 	"github.com/visdesktop/vis/backend/packs/proc"
 )
@@ -86,7 +85,7 @@ func labelSuffix(label string) string {
 
 // ReplID is the resource id of the REPL for dir (and label).
 func ReplID(dir, label string) string {
-	id := "jsrepl:" + homedir.Tilde(dir, homedir.Dir())
+	id := "jsrepl:" + tildePath(dir, homeDir())
 	if label != "" {
 		id += "#" + label
 	}
@@ -188,7 +187,7 @@ func startOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, e
 			return out, nil
 		}
 	}
-	rt, err := ResolveRuntime(env.Workspace, dir, homedir.Dir(), nil)
+	rt, err := ResolveRuntime(env.Workspace, dir, homeDir(), nil)
 	if err != nil {
 		return linerepl.Info{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
-	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/packs/linerepl"
 )
 
@@ -54,7 +54,19 @@ func replKey(session, id string) string { return session + "\x00" + id }
 // DefaultID is the id of the REPL for a project directory.
 func DefaultID(dir string) string { return "pyrepl:" + tilde(dir) }
 
-func tilde(p string) string { return homedir.Tilde(p, homedir.Dir()) }
+func tilde(p string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return p
+	}
+	if p == home {
+		return "~"
+	}
+	if strings.HasPrefix(p, home+string(filepath.Separator)) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
 
 // lockFor serialises starts of one REPL id.
 func (p *Pack) lockFor(key string) *sync.Mutex {
