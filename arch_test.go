@@ -36,14 +36,14 @@ type archLayer struct {
 
 var archLayers = []archLayer{
 	{
-		doc: "0 leaves: value types, event broker, config, keyring, the host-function types (what a tool knows of the sandbox), the workspace, a running tool's live output, OS confinement, the nREPL codec; no module imports",
+		doc: "0 leaves: value types, event broker, keyring, the host-function types (what a tool knows of the sandbox), the workspace, the home folder, a running tool's live output, OS confinement, the nREPL codec; no module imports",
 		pkgs: map[string][]string{
 			"backend/chat":                nil,
 			"backend/events":              nil,
-			"backend/config":              nil,
 			"backend/secrets":             nil,
 			"backend/sandbox/hostfn":      nil, // Builtin, ToolError, the call's ctx: what tools import instead of the interpreter
 			"backend/workspace":           nil,
+			"backend/homedir":             nil, // the person's home: ~ expanded and shown, VIS_HOME
 			"backend/live":                nil,
 			"backend/confine":             nil,
 			"backend/packs/clojure/nrepl": nil,
@@ -52,11 +52,12 @@ var archLayers = []archLayer{
 		},
 	},
 	{
-		doc: "1 on the leaves: the Starlark runtime (on the host-function types); persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live); per-turn checkpoints (on the workspace)",
+		doc: "1 on the leaves: config (on the home folder and canonical workspace paths); the Starlark runtime (on the host-function types); persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live); per-turn checkpoints (on the workspace)",
 		pkgs: map[string][]string{
 			"backend/sandbox":                {"backend/sandbox/hostfn"},
+			"backend/config":                 {"backend/homedir", "backend/workspace"}, // ~ in trust lists, canonical workspaces
 			"backend/store":                  {"backend/chat"},
-			"backend/prompt":                 {"backend/chat"},
+			"backend/prompt":                 {"backend/chat", "backend/homedir", "backend/workspace"},
 			"backend/provider":               {"backend/chat"},
 			"backend/provider/providertest":  {"backend/chat"},
 			"backend/packs/proc":             {"backend/confine", "backend/live"},
@@ -67,7 +68,7 @@ var archLayers = []archLayer{
 	{
 		doc: "2 services over layers 0-1: images, the extension registry, the jailed tools, goals, the turn loop, the fake LLM binary, the packs' line-protocol REPL (on process groups), the MCP client (on process groups and the sandbox) and its test server's tools; the person's prompt files and skills (on config)",
 		pkgs: map[string][]string{
-			"backend/attach":                        {"backend/prompt", "backend/store"},
+			"backend/attach":                        {"backend/homedir", "backend/prompt", "backend/store"},
 			"backend/ext":                           {"backend/sandbox/hostfn"},
 			"backend/tools":                         {"backend/confine", "backend/live", "backend/sandbox/hostfn", "backend/workspace"},
 			"backend/packs/linerepl":                {"backend/confine", "backend/packs/proc"},
@@ -84,11 +85,11 @@ var archLayers = []archLayer{
 		doc: "3 on the extension registry: session-owned processes, the language-tool facade, the language packs and their test helpers; the MCP test server's stdio binary",
 		pkgs: map[string][]string{
 			"backend/resources":          {"backend/ext"},
-			"backend/langtools":          {"backend/ext", "backend/sandbox", "backend/workspace"},
-			"backend/packs/clojure":      {"backend/confine", "backend/ext", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
+			"backend/langtools":          {"backend/ext", "backend/homedir", "backend/sandbox", "backend/workspace"},
+			"backend/packs/clojure":      {"backend/confine", "backend/ext", "backend/homedir", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/golang":       {"backend/confine", "backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/js":           {"backend/confine", "backend/ext", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
-			"backend/packs/python":       {"backend/confine", "backend/ext", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/js":           {"backend/confine", "backend/ext", "backend/homedir", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
+			"backend/packs/python":       {"backend/confine", "backend/ext", "backend/homedir", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/packtest":     {"backend/ext", "backend/live"},
 			"backend/mcp/mcptest/server": {"backend/mcp/mcptest"},
 		},
@@ -98,7 +99,7 @@ var archLayers = []archLayer{
 		pkgs: map[string][]string{
 			"backend": {
 				"backend/attach", "backend/chat", "backend/checkpoint", "backend/config", "backend/confine", "backend/events", "backend/ext",
-				"backend/goals", "backend/langtools", "backend/live", "backend/loop", "backend/mcp", "backend/packs/clojure",
+				"backend/goals", "backend/homedir", "backend/langtools", "backend/live", "backend/loop", "backend/mcp", "backend/packs/clojure",
 				"backend/packs/golang", "backend/packs/js", "backend/packs/python", "backend/prompt",
 				"backend/provider", "backend/resources", "backend/sandbox", "backend/secrets",
 				"backend/skills", "backend/store", "backend/tools", "backend/userprompts", "backend/workspace",
@@ -109,13 +110,13 @@ var archLayers = []archLayer{
 		doc: "5 the fronts, each over the engine and never each other: the Wails window (app) and the headless CLI (app/cli)",
 		pkgs: map[string][]string{
 			"app":     {"app/notify", "backend", "backend/attach", "backend/chat", "backend/config", "backend/events", "backend/ext", "backend/goals"},
-			"app/cli": {"backend", "backend/attach", "backend/events", "backend/goals", "backend/store"},
+			"app/cli": {"backend", "backend/attach", "backend/events", "backend/goals", "backend/homedir", "backend/store"},
 		},
 	},
 	{
 		doc: "6 the composition roots: the desktop binary (main) and the headless one (cmd/vis: no Wails, no cgo)",
 		pkgs: map[string][]string{
-			"main":    {"app", "app/cli", "backend", "backend/confine"},
+			"main":    {"app", "app/cli", "backend", "backend/confine", "backend/homedir"},
 			"cmd/vis": {"app/cli", "backend/confine"},
 		},
 	},

@@ -23,6 +23,7 @@ import (
 	"github.com/visdesktop/vis/app/cli"
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/confine"
+	"github.com/visdesktop/vis/backend/homedir"
 )
 
 //go:embed all:frontend/dist
@@ -75,7 +76,7 @@ func runWindow() (err error) {
 	if runtime.GOOS == "linux" && os.Getenv("WEBKIT_DISABLE_DMABUF_RENDERER") == "" {
 		os.Setenv("WEBKIT_DISABLE_DMABUF_RENDERER", "1") // blank windows on NVIDIA otherwise
 	}
-	home, err := backend.DefaultHome(os.Getenv) // the one VIS_HOME rule, shared with app/cli
+	home, err := homedir.Vis(os.Getenv) // the one VIS_HOME rule, shared with app/cli and the engine
 	if err != nil {
 		return err
 	}

@@ -55,6 +55,11 @@ type Engine interface {
 	RemoveQueued(ctx context.Context, sessionID string, id int64) error
 	ReleaseQueue(ctx context.Context, sessionID string) error
 	SlashCommandsIn(workspace string) []backend.SlashCommand
+	MCPServers(ctx context.Context, workspace string) (backend.MCPSettingsView, error)
+	SaveMCPServer(ctx context.Context, oldName string, s backend.MCPServerEntry, workspace string) (backend.MCPSettingsView, error)
+	RemoveMCPServer(ctx context.Context, name, workspace string) (backend.MCPSettingsView, error)
+	TestMCPServer(ctx context.Context, s backend.MCPServerEntry, workspace string) backend.MCPTestResult
+	UserFiles(workspace string) backend.UserFilesView
 	Status(ctx context.Context, sessionID, workspace string) (backend.StatusView, error)
 	Running(sessionID string) bool
 	Prompt(ctx context.Context, sessionID string, turn, iteration int) (backend.PromptView, error)

@@ -20,6 +20,7 @@ import (
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/goals"
+	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/langtools"
 	"github.com/visdesktop/vis/backend/loop"
 	"github.com/visdesktop/vis/backend/packs/clojure"
@@ -140,9 +141,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	home := opts.Home
 	if home == "" {
-		h, err := DefaultHome(getenv)
+		h, err := homedir.Vis(getenv)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}
 		home = h
 	}
@@ -206,21 +207,6 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		}
 	}
 	return e, nil
-}
-
-// DefaultHome is $VIS_HOME, else ~/.vis.
-func DefaultHome(getenv func(string) string) (string, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if h := getenv("VIS_HOME"); h != "" {
-		return filepath.Abs(h)
-	}
-	u, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("%w: cannot find the home directory; set VIS_HOME", ErrConfig)
-	}
-	return filepath.Join(u, ".vis"), nil
 }
 
 func (e *Engine) defsPath(id string) string {
@@ -553,8 +539,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 		// moved since it last saw the dict (a REPL started or gone, a goal).
 		sinceLast = turnStartDelta(&rt.state, rt.blockMap, view(0, 0, nil))
 	}
-	userHome, _ := os.UserHomeDir()
-	env := prompt.Env{Workspace: rt.workspace, VisHome: e.home, UserHome: userHome, Channel: req.Channel}
+	env := prompt.Env{Workspace: rt.workspace, VisHome: e.home, UserHome: homedir.Dir(), Channel: req.Channel}
 	stable, warnings := prompt.StableMessages(env, prompt.StableOptions{
 		System:       prompt.SystemOptions{Addendum: addendum, ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace, ProjectUntrusted: !rv.cfg.ProjectTrusted},
 		Shims:        prompt.DefaultShims,
@@ -726,8 +711,7 @@ func (e *Engine) Image(ctx context.Context, sessionID string, id int64) ([]byte,
 // come back as skipped rows with the reason, for the manifest and the window.
 func (e *Engine) images(workspace string, req SendRequest, vision bool) ([]attach.Prepared, []prompt.SkippedImage) {
 	in := append([]attach.Input(nil), req.Images...)
-	home, _ := os.UserHomeDir()
-	for _, p := range attach.PathsInText(req.Text, workspace, home) {
+	for _, p := range attach.PathsInText(req.Text, workspace, homedir.Dir()) {
 		in = append(in, attach.Input{Path: p})
 	}
 	if len(in) == 0 {
@@ -998,18 +982,9 @@ func titleFrom(text string) string {
 	return t
 }
 
-func canonical(ws string) string {
-	if ws == "" {
-		return ""
-	}
-	if abs, err := filepath.Abs(ws); err == nil {
-		ws = abs
-	}
-	if real, err := filepath.EvalSymlinks(ws); err == nil {
-		ws = real
-	}
-	return ws
-}
+// canonical is workspace.Canonical under a name the engine's many
+// parameters called workspace do not shadow.
+func canonical(dir string) string { return workspace.Canonical(dir) }
 
 func sessionInfo(s store.Session) SessionInfo {
 	return SessionInfo{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Turns: s.Turns, Created: s.Created, Updated: s.Updated}

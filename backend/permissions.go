@@ -11,6 +11,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/confine"
+	"github.com/visdesktop/vis/backend/homedir"
 )
 
 // The confinement of the processes a session's programs start (shell,
@@ -33,12 +34,12 @@ var alwaysHidden = []string{"VIS_API_KEY", "OPENAI_API_KEY"}
 func (e *Engine) policyFor(id, workspace, sessionMode string, cfg *config.Config) (confine.Policy, []string) {
 	perms := cfg.Permissions
 	mode, _, warnings := e.modeFor(sessionMode, cfg)
-	home, _ := os.UserHomeDir()
+	home := homedir.Dir()
 	p := confine.Policy{Mode: mode, Workspace: workspace, Network: perms.NetworkOn(), Ledger: e.ledgerDir()}
 	p.HideEnv = append(append(append([]string(nil), alwaysHidden...), cfg.SecretEnv...), perms.EnvDenyList()...)
 	p.Protected = append(confine.DefaultProtected(home), e.home)
 	for _, x := range perms.AllProtected() {
-		p.Protected = append(p.Protected, expandHome(x, home))
+		p.Protected = append(p.Protected, homedir.Expand(x, home))
 	}
 	cache, err := os.UserCacheDir()
 	if err == nil {
@@ -57,7 +58,7 @@ func (e *Engine) policyFor(id, workspace, sessionMode string, cfg *config.Config
 		}
 	}
 	for _, x := range perms.Writable {
-		p.Writable = append(p.Writable, expandHome(x, home))
+		p.Writable = append(p.Writable, homedir.Expand(x, home))
 	}
 	return p, warnings
 }
@@ -124,13 +125,6 @@ func (e *Engine) TrustWorkspace(ctx context.Context, workspace string) error {
 // ledgerDir is the reaping ledger's folder (backend/confine): what a
 // crashed or killed run left behind is killed at the next start.
 func (e *Engine) ledgerDir() string { return filepath.Join(e.home, "desktop", "children") }
-
-func expandHome(p, home string) string {
-	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		return filepath.Join(home, strings.TrimPrefix(p, "~"))
-	}
-	return p
-}
 
 // sandboxView is the session dict's "sandbox": what the model's processes
 // may do, so it does not retry what the sandbox refuses.

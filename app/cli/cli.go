@@ -25,6 +25,7 @@ import (
 	"github.com/visdesktop/vis/backend/attach"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/goals"
+	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/store"
 )
 
@@ -154,7 +155,7 @@ type runOpts struct {
 }
 
 func openEngine(ctx context.Context, env Env, ro runOpts) (*backend.Engine, int) {
-	home, err := backend.DefaultHome(env.Getenv)
+	home, err := homedir.Vis(env.Getenv)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "vis:", err)
 		return nil, ExitUsage

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/visdesktop/vis/backend/homedir"
 )
 
 // imageExts are the file endings PathsInText looks for (lower case).
@@ -152,7 +154,7 @@ func candidate(tok, workspaceRoot, home string) (string, bool) {
 		if home == "" {
 			return "", false
 		}
-		tok = filepath.Join(home, tok[1:])
+		tok = homedir.Expand(tok, home)
 	case filepath.IsAbs(tok):
 	default:
 		if workspaceRoot == "" {

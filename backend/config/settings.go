@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // SettingsProviderID is the provider id of the one the window configures.
@@ -181,22 +183,22 @@ func anyList(ss []string) []any {
 	return out
 }
 
-// TrustFolder adds workspace to settings.json's trusted_projects (the
+// TrustFolder adds the workspace dir to settings.json's trusted_projects (the
 // window's "Trust this folder"), keeping the rest of the settings; a
 // folder already there is not added twice. Its project settings apply
 // from the next load.
-func TrustFolder(visHome, workspace string) error {
-	if strings.TrimSpace(workspace) == "" {
+func TrustFolder(visHome, dir string) error {
+	if strings.TrimSpace(dir) == "" {
 		return errors.New("trust folder: no folder")
 	}
 	s, err := LoadSettings(visHome)
 	if err != nil {
 		return err
 	}
-	if Trusted(s.TrustedProjects, workspace) {
+	if Trusted(s.TrustedProjects, dir) {
 		return nil
 	}
-	s.TrustedProjects = append(s.TrustedProjects, canonical(workspace))
+	s.TrustedProjects = append(s.TrustedProjects, workspace.Canonical(dir))
 	return SaveSettings(visHome, s)
 }
 

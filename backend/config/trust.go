@@ -2,10 +2,11 @@ package config
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/visdesktop/vis/backend/homedir"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // Project trust. A project's vis.yml, .vis/config.yml and .vis/SYSTEM.md
@@ -20,33 +21,20 @@ import (
 // --trust-project`. Until then those settings are held back and named in
 // one warning.
 
-// Trusted says whether workspace is in list (paths compared after ~
+// Trusted says whether the workspace dir is in list (paths compared after ~
 // expansion and symlink resolution).
-func Trusted(list []string, workspace string) bool {
-	if workspace == "" {
+func Trusted(list []string, dir string) bool {
+	if dir == "" {
 		return false
 	}
-	want := canonical(workspace)
-	home, _ := os.UserHomeDir()
+	want := workspace.Canonical(dir)
+	home := homedir.Dir()
 	for _, p := range list {
-		if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
-		}
-		if canonical(p) == want {
+		if workspace.Canonical(homedir.Expand(p, home)) == want {
 			return true
 		}
 	}
 	return false
-}
-
-func canonical(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		p = a
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	}
-	return filepath.Clean(p)
 }
 
 // holdUntrusted removes from a project file's map what waits for trust and

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/sandbox"
 	"github.com/visdesktop/vis/backend/workspace"
 )
@@ -614,7 +615,7 @@ func (f *Facade) resolveCwd(verb string, opts map[string]any) (dir string, named
 		dirs = append(dirs, f.absDir(s))
 	}
 	if len(dirs) == 2 && dirs[0] != dirs[1] {
-		return "", false, refuse(CodeConflict, "pass cwd or project, not both", "%s: A call names ONE directory: cwd and project differ (%s, %s)", verb, f.tilde(dirs[0]), f.tilde(dirs[1]))
+		return "", false, refuse(CodeConflict, "pass cwd or project, not both", "%s: A call names ONE directory: cwd and project differ (%s, %s)", verb, tilde(dirs[0]), tilde(dirs[1]))
 	}
 	root := f.env.Workspace
 	if len(dirs) == 0 {
@@ -629,39 +630,21 @@ func (f *Facade) resolveCwd(verb string, opts map[string]any) (dir string, named
 	}
 	fi, err := os.Stat(d)
 	if err != nil || !fi.IsDir() {
-		return "", false, refuse(CodeBadDirectory, "cwd is relative to the workspace root", "%s: no such directory: %s", verb, f.tilde(d))
+		return "", false, refuse(CodeBadDirectory, "cwd is relative to the workspace root", "%s: no such directory: %s", verb, tilde(d))
 	}
 	return d, true, nil
 }
 
 func (f *Facade) absDir(s string) string {
-	if strings.HasPrefix(s, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			s = filepath.Join(home, s[2:])
-		}
-	}
+	s = homedir.Expand(s, homedir.Dir())
 	if !filepath.IsAbs(s) {
 		s = filepath.Join(f.env.Workspace, s)
 	}
 	return filepath.Clean(s)
 }
 
-func (f *Facade) tilde(p string) string { return Tilde(p) }
-
-// Tilde shows a path with the home directory as "~" (REPL ids use it).
-func Tilde(p string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return p
-	}
-	if p == home {
-		return "~"
-	}
-	if strings.HasPrefix(p, home+string(filepath.Separator)) {
-		return "~" + p[len(home):]
-	}
-	return p
-}
+// tilde shows a path with the home directory as "~" (REPL ids use it).
+func tilde(p string) string { return homedir.Tilde(p, homedir.Dir()) }
 
 func (f *Facade) lookup(id string) (ext.Resource, bool) {
 	if f.env.Resources == nil || id == "" {
@@ -1097,7 +1080,7 @@ func (f *Facade) resourceList(ctx context.Context, language string) []any {
 func ResourceMap(in ext.ResourceInfo) map[string]any {
 	m := map[string]any{
 		"id": in.ID, "kind": in.Kind, "language": in.Language, "label": in.Label,
-		"dir": Tilde(in.Dir), "status": in.Status, "managed": in.Managed, "created_at": in.Created,
+		"dir": tilde(in.Dir), "status": in.Status, "managed": in.Managed, "created_at": in.Created,
 	}
 	if in.PID != 0 {
 		m["pid"] = in.PID

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/visdesktop/vis/backend/homedir"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // instructionsHeader opens the PROJECT-INSTRUCTIONS body.
@@ -53,10 +56,10 @@ func ProjectInstructions(env Env) (string, error) {
 	}
 	var dirs []dir
 	if env.VisHome != "" {
-		dirs = append(dirs, dir{canonical(env.VisHome), scopeGlobal})
+		dirs = append(dirs, dir{workspace.Canonical(env.VisHome), scopeGlobal})
 	}
 	if env.Workspace != "" {
-		ws := canonical(env.Workspace)
+		ws := workspace.Canonical(env.Workspace)
 		var chain []string
 		for d := ws; ; {
 			chain = append(chain, d)
@@ -96,7 +99,7 @@ func ProjectInstructions(env Env) (string, error) {
 			body := strings.Trim(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
 			if strings.TrimSpace(body) != "" {
 				sections = append(sections, fmt.Sprintf("### %s (%s) — %s\n%s",
-					name, d.scope.label(), showPath(env.UserHome, p), strings.TrimRight(body, " \t\n")))
+					name, d.scope.label(), homedir.Tilde(p, env.UserHome), strings.TrimRight(body, " \t\n")))
 			}
 			break
 		}
@@ -106,29 +109,4 @@ func ProjectInstructions(env Env) (string, error) {
 	}
 	body := instructionsHeader + "\n\n" + strings.Join(sections, "\n\n")
 	return Block("project-instructions", body), errors.Join(errs...)
-}
-
-// canonical returns the absolute, symlink-resolved form of p, or the cleaned
-// absolute path when it cannot be resolved.
-func canonical(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		abs = filepath.Clean(p)
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	return abs
-}
-
-// showPath abbreviates the user's home to "~", trying the home as given and
-// its canonical form (the chain walks canonical paths).
-func showPath(home, p string) string {
-	if home == "" {
-		return p
-	}
-	if s := tildePath(home, p); s != p {
-		return s
-	}
-	return tildePath(canonical(home), p)
 }

@@ -160,21 +160,3 @@ func joinNonBlank(sep string, parts ...string) string {
 	}
 	return strings.Join(keep, sep)
 }
-
-// tildePath shows p with the user's home as "~".
-func tildePath(home, p string) string {
-	if home == "" || p == "" {
-		return p
-	}
-	home = strings.TrimRight(home, "/")
-	if home == "" {
-		return p
-	}
-	if p == home {
-		return "~"
-	}
-	if strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
-}

@@ -99,19 +99,3 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
-
-func TestTildePath(t *testing.T) {
-	tests := []struct{ home, p, want string }{
-		{"/home/ada", "/home/ada/x/AGENTS.md", "~/x/AGENTS.md"},
-		{"/home/ada/", "/home/ada/x", "~/x"},
-		{"/home/ada", "/home/ada", "~"},
-		{"/home/ada", "/home/adam/x", "/home/adam/x"},
-		{"", "/home/ada/x", "/home/ada/x"},
-		{"/", "/etc/x", "/etc/x"},
-	}
-	for _, tc := range tests {
-		if got := tildePath(tc.home, tc.p); got != tc.want {
-			t.Errorf("tildePath(%q, %q) = %q, want %q", tc.home, tc.p, got, tc.want)
-		}
-	}
-}

@@ -29,6 +29,25 @@ func Within(root, cwd, p string) (string, error) {
 	return abs, nil
 }
 
+// Canonical is the one spelling of a path that names a folder or file
+// however it was reached: absolute, symlinks resolved, cleaned. A path that
+// does not exist (or cannot be resolved) comes back absolute and cleaned;
+// "" stays "". Sessions, trust lists, REPL ids and the AGENTS.md chain
+// compare paths in this form; Resolve is the strict form that also
+// requires an existing directory.
+func Canonical(p string) string {
+	if p == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return filepath.Clean(p)
+}
+
 // RelTo shows abs relative to base (slash-separated) when it lies inside
 // base, else abs unchanged.
 func RelTo(base, abs string) string {

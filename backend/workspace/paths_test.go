@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -39,6 +41,34 @@ func TestRelTo(t *testing.T) {
 	} {
 		if got := RelTo(tt.base, tt.abs); got != tt.want {
 			t.Errorf("RelTo(%q, %q) = %q, want %q", tt.base, tt.abs, got, tt.want)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	dir := t.TempDir()
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(real, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(real, "link")
+	if err := os.Symlink(filepath.Join(real, "a"), link); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(real)
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"a", filepath.Join(real, "a")},  // relative: made absolute
+		{link, filepath.Join(real, "a")}, // a symlink: its target
+		{filepath.Join(link, "..", "a"), filepath.Join(real, "a")},
+		{"missing/../b/", filepath.Join(real, "b")}, // not there: absolute and clean
+		{filepath.Join(dir, "a") + "/", filepath.Join(real, "a")},
+	} {
+		if got := Canonical(tt.in); got != tt.want {
+			t.Errorf("Canonical(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

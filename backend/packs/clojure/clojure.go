@@ -39,7 +39,9 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/packs/clojure/nrepl"
+	"github.com/visdesktop/vis/backend/workspace"
 )
 
 // Name is the extension's registry name.
@@ -301,32 +303,9 @@ func aliasNames(opts map[string]any) ([]string, error) {
 }
 
 // canonicalDir resolves symlinks and cleans dir (REPL ids use it).
-func canonicalDir(dir string) string {
-	if d, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = d
-	}
-	if a, err := filepath.Abs(dir); err == nil {
-		dir = a
-	}
-	return filepath.Clean(dir)
-}
+func canonicalDir(dir string) string { return workspace.Canonical(dir) }
 
-func tilde(p string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return p
-	}
-	if h, err := filepath.EvalSymlinks(home); err == nil && strings.HasPrefix(p, h) && !strings.HasPrefix(p, home) {
-		home = h
-	}
-	if p == home {
-		return "~"
-	}
-	if strings.HasPrefix(p, home+string(filepath.Separator)) {
-		return "~" + p[len(home):]
-	}
-	return p
-}
+func tilde(p string) string { return homedir.Tilde(p, homedir.Dir()) }
 
 // ManagedID is the id of the managed REPL for a project folder.
 func ManagedID(dir string) string { return "nrepl:" + tilde(canonicalDir(dir)) }

@@ -193,11 +193,6 @@ func cwdOf(env ext.ToolEnv, c ext.Call) string {
 	return env.Workspace
 }
 
-func homeDir() string {
-	h, _ := os.UserHomeDir()
-	return h
-}
-
 func optString(opts map[string]any, key string) string {
 	s, _ := opts[key].(string)
 	return s
@@ -274,12 +269,4 @@ func resolveIn(root, cwd, p string) (string, error) {
 		return "", badArgs("%v", err)
 	}
 	return abs, nil
-}
-
-// tildePath shows dir with the home prefix as "~".
-func tildePath(dir, home string) string {
-	if home != "" && (dir == home || strings.HasPrefix(dir, home+string(filepath.Separator))) {
-		return "~" + strings.TrimPrefix(dir, home)
-	}
-	return dir
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	child "github.com/visdesktop/vis/backend/packs/proc"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,7 +13,9 @@ import (
 
 	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/live"
+	child "github.com/visdesktop/vis/backend/packs/proc"
 	"github.com/visdesktop/vis/backend/workspace"
 )
 
@@ -59,7 +60,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	rt, err := ResolveRuntime(env.Workspace, cwd, homeDir(), nil)
+	rt, err := ResolveRuntime(env.Workspace, cwd, homedir.Dir(), nil)
 	if err != nil {
 		return nil, err
 	}

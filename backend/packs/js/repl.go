@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/packs/linerepl"
 	"github.com/visdesktop/vis/backend/packs/proc"
 )
@@ -85,7 +86,7 @@ func labelSuffix(label string) string {
 
 // ReplID is the resource id of the REPL for dir (and label).
 func ReplID(dir, label string) string {
-	id := "jsrepl:" + tildePath(dir, homeDir())
+	id := "jsrepl:" + homedir.Tilde(dir, homedir.Dir())
 	if label != "" {
 		id += "#" + label
 	}
@@ -187,7 +188,7 @@ func startOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, e
 			return out, nil
 		}
 	}
-	rt, err := ResolveRuntime(env.Workspace, dir, homeDir(), nil)
+	rt, err := ResolveRuntime(env.Workspace, dir, homedir.Dir(), nil)
 	if err != nil {
 		return linerepl.Info{}, err
 	}

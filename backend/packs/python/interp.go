@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/visdesktop/vis/backend/homedir"
 )
 
 // ErrNoPython means no interpreter was configured or found.
@@ -60,12 +62,7 @@ func (p *Pack) Resolve(dir string) (Interpreter, error) {
 // pinArgv expands "~" and resolves a relative program path against dir.
 func pinArgv(pin []string, dir string) []string {
 	out := append([]string(nil), pin...)
-	prog := out[0]
-	if prog == "~" || strings.HasPrefix(prog, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			prog = filepath.Join(home, strings.TrimPrefix(prog, "~"))
-		}
-	}
+	prog := homedir.Expand(out[0], homedir.Dir())
 	if strings.ContainsRune(prog, filepath.Separator) && !filepath.IsAbs(prog) {
 		prog = filepath.Join(dir, prog)
 	}

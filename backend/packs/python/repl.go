@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
+	"github.com/visdesktop/vis/backend/homedir"
 	"github.com/visdesktop/vis/backend/packs/linerepl"
 )
 
@@ -54,19 +54,7 @@ func replKey(session, id string) string { return session + "\x00" + id }
 // DefaultID is the id of the REPL for a project directory.
 func DefaultID(dir string) string { return "pyrepl:" + tilde(dir) }
 
-func tilde(p string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return p
-	}
-	if p == home {
-		return "~"
-	}
-	if strings.HasPrefix(p, home+string(filepath.Separator)) {
-		return "~" + p[len(home):]
-	}
-	return p
-}
+func tilde(p string) string { return homedir.Tilde(p, homedir.Dir()) }
 
 // lockFor serialises starts of one REPL id.
 func (p *Pack) lockFor(key string) *sync.Mutex {
