@@ -25,8 +25,9 @@ import type {
   Verdict,
 } from './types'
 import type { EngineEvent } from './events.gen'
+import type { MCPServer, MCPSettings, MCPTestResult, UserFiles } from './extensions'
 import type { ImageInput, ImageVerdict } from './attach'
-import type { RevertOutcome, TurnDiff, UndoOutcome } from './changes'
+import type { TurnDiff, UndoOutcome } from './changes'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
@@ -92,6 +93,12 @@ export const api = {
   /** Sends a held queue (left by a Vis that quit). */
   sendQueued: (sessionId: string): Promise<void> => call(() => Go.SendQueued(sessionId)),
   slashCommands: (): Promise<SlashCommand[]> => call(() => Go.SlashCommands()),
+  /** Settings' MCP servers, prompt files and skills (app/extensions.go), in the window's workspace. */
+  mcpServers: (): Promise<MCPSettings> => call(() => Go.MCPServers() as Promise<MCPSettings>),
+  saveMCPServer: (oldName: string, s: MCPServer): Promise<MCPSettings> => call(() => Go.SaveMCPServer(oldName, s) as Promise<MCPSettings>),
+  removeMCPServer: (name: string): Promise<MCPSettings> => call(() => Go.RemoveMCPServer(name) as Promise<MCPSettings>),
+  testMCPServer: (s: MCPServer): Promise<MCPTestResult> => call(() => Go.TestMCPServer(s) as Promise<MCPTestResult>),
+  userFiles: (): Promise<UserFiles> => call(() => Go.UserFiles() as Promise<UserFiles>),
   status: (sessionId: string, workspace: string): Promise<Status> =>
     call(() => Go.Status(sessionId, workspace) as Promise<Status>),
   renameSession: (sessionId: string, title: string): Promise<void> => call(() => Go.RenameSession(sessionId, title)),
@@ -104,9 +111,6 @@ export const api = {
   /** Undoes turn's file changes; conflicts (nothing undone) unless mode is rest or overwrite. */
   undoTurn: (sessionId: string, turn: number, mode: '' | 'rest' | 'overwrite'): Promise<UndoOutcome> =>
     call(() => Go.UndoTurn(sessionId, turn, mode) as Promise<UndoOutcome>),
-  /** One file (hunk -1) or one hunk (0-based) of turn's changes back as before it; held while a turn runs; conflicts unless mode is overwrite. */
-  revertChange: (sessionId: string, turn: number, path: string, hunk: number, mode: '' | 'overwrite'): Promise<RevertOutcome> =>
-    call(() => Go.RevertChange(sessionId, turn, path, hunk, mode) as Promise<RevertOutcome>),
   /** A page of program call's whole kept output (0-based call), from byte offset. */
   callOutput: (sessionId: string, turn: number, iteration: number, k: number, offset: number): Promise<OutputPage> =>
     call(() => Go.CallOutput(sessionId, turn, iteration, k, offset)),

@@ -2,9 +2,10 @@
 // that turn it back into a SettingsInput. The API key is write-only: the page
 // only ever holds what the person types now.
 import type { ModelInfo, Preset, Settings, SettingsInput, Verdict } from './types'
+import type { ExtensionsApi } from './extensions'
 
 /** What the settings dialog calls (bridge.ts's api; tests pass fakes). */
-export interface SettingsApi {
+export interface SettingsApi extends Partial<ExtensionsApi> {
   settings: () => Promise<Settings>
   saveSettings: (input: SettingsInput) => Promise<Settings>
   /** apiKey "" = the stored key. */

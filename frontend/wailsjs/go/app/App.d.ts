@@ -27,6 +27,8 @@ export function ListSessions(arg1:string):Promise<Array<app.Session>>;
 
 export function LogFrontendError(arg1:string,arg2:string):Promise<void>;
 
+export function MCPServers():Promise<any>;
+
 export function NewSession(arg1:string):Promise<app.Session>;
 
 export function OpenTranscript(arg1:string):Promise<app.Transcript>;
@@ -41,6 +43,8 @@ export function Queue(arg1:string):Promise<Array<app.QueuedInput>>;
 
 export function RecentFolders():Promise<Array<string>>;
 
+export function RemoveMCPServer(arg1:string):Promise<any>;
+
 export function RemoveQueued(arg1:string,arg2:number):Promise<void>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<void>;
@@ -53,9 +57,9 @@ export function Resources(arg1:string):Promise<Array<app.Resource>>;
 
 export function RestartResource(arg1:string,arg2:string):Promise<void>;
 
-export function RevertChange(arg1:string,arg2:number,arg3:string,arg4:number,arg5:string):Promise<app.RevertOutcome>;
-
 export function Running(arg1:string):Promise<boolean>;
+
+export function SaveMCPServer(arg1:string,arg2:any):Promise<any>;
 
 export function SaveSettings(arg1:app.SettingsInput):Promise<app.Settings>;
 
@@ -91,10 +95,14 @@ export function SubmitWithImages(arg1:string,arg2:string,arg3:string,arg4:Array<
 
 export function TestConnection(arg1:string,arg2:string,arg3:string):Promise<app.Verdict>;
 
+export function TestMCPServer(arg1:any):Promise<any>;
+
 export function TrustWorkspace(arg1:string):Promise<void>;
 
 export function TurnDiff(arg1:string,arg2:number):Promise<backend.TurnDiff>;
 
 export function UndoTurn(arg1:string,arg2:number,arg3:string):Promise<app.UndoOutcome>;
+
+export function UserFiles():Promise<any>;
 
 export function WindowFocused(arg1:boolean):Promise<void>;

@@ -50,6 +50,10 @@ export function LogFrontendError(arg1, arg2) {
   return window['go']['app']['App']['LogFrontendError'](arg1, arg2);
 }
 
+export function MCPServers() {
+  return window['go']['app']['App']['MCPServers']();
+}
+
 export function NewSession(arg1) {
   return window['go']['app']['App']['NewSession'](arg1);
 }
@@ -78,6 +82,10 @@ export function RecentFolders() {
   return window['go']['app']['App']['RecentFolders']();
 }
 
+export function RemoveMCPServer(arg1) {
+  return window['go']['app']['App']['RemoveMCPServer'](arg1);
+}
+
 export function RemoveQueued(arg1, arg2) {
   return window['go']['app']['App']['RemoveQueued'](arg1, arg2);
 }
@@ -102,12 +110,12 @@ export function RestartResource(arg1, arg2) {
   return window['go']['app']['App']['RestartResource'](arg1, arg2);
 }
 
-export function RevertChange(arg1, arg2, arg3, arg4, arg5) {
-  return window['go']['app']['App']['RevertChange'](arg1, arg2, arg3, arg4, arg5);
-}
-
 export function Running(arg1) {
   return window['go']['app']['App']['Running'](arg1);
+}
+
+export function SaveMCPServer(arg1, arg2) {
+  return window['go']['app']['App']['SaveMCPServer'](arg1, arg2);
 }
 
 export function SaveSettings(arg1) {
@@ -178,6 +186,10 @@ export function TestConnection(arg1, arg2, arg3) {
   return window['go']['app']['App']['TestConnection'](arg1, arg2, arg3);
 }
 
+export function TestMCPServer(arg1) {
+  return window['go']['app']['App']['TestMCPServer'](arg1);
+}
+
 export function TrustWorkspace(arg1) {
   return window['go']['app']['App']['TrustWorkspace'](arg1);
 }
@@ -188,6 +200,10 @@ export function TurnDiff(arg1, arg2) {
 
 export function UndoTurn(arg1, arg2, arg3) {
   return window['go']['app']['App']['UndoTurn'](arg1, arg2, arg3);
+}
+
+export function UserFiles() {
+  return window['go']['app']['App']['UserFiles']();
 }
 
 export function WindowFocused(arg1) {
