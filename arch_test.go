@@ -85,7 +85,7 @@ var archLayers = []archLayer{
 		doc: "3 on the extension registry: session-owned processes, the language-tool facade, the language packs and their test helpers; the MCP test server's stdio binary",
 		pkgs: map[string][]string{
 			"backend/resources":          {"backend/ext"},
-			"backend/langtools":          {"backend/ext", "backend/homedir", "backend/sandbox", "backend/workspace"},
+			"backend/langtools":          {"backend/ext", "backend/homedir", "backend/sandbox/hostfn", "backend/workspace"},
 			"backend/packs/clojure":      {"backend/confine", "backend/ext", "backend/homedir", "backend/live", "backend/packs/clojure/nrepl", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/golang":       {"backend/confine", "backend/ext", "backend/live", "backend/packs/proc", "backend/workspace"},
 			"backend/packs/js":           {"backend/confine", "backend/ext", "backend/homedir", "backend/live", "backend/packs/linerepl", "backend/packs/proc", "backend/workspace"},

@@ -38,7 +38,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/homedir"
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 	"github.com/visdesktop/vis/backend/workspace"
 )
 
@@ -1100,35 +1100,35 @@ func ResourceMap(in ext.ResourceInfo) map[string]any {
 // ---- sandbox binding ----
 
 // Builtins returns the eight verbs bound to this facade.
-func (f *Facade) Builtins() []sandbox.Builtin {
+func (f *Facade) Builtins() []hostfn.Builtin {
 	return Builtins(func() *Facade { return f })
 }
 
 // Builtins returns the eight verbs, each dispatching to the facade current
 // returns at call time (nil = no pack active: the verbs then say so, and
 // repl_stop/repl_status still work through resources when env is known).
-func Builtins(current func() *Facade) []sandbox.Builtin {
+func Builtins(current func() *Facade) []hostfn.Builtin {
 	packs := ext.DeclaredOptions()
-	out := make([]sandbox.Builtin, 0, len(Verbs))
+	out := make([]hostfn.Builtin, 0, len(Verbs))
 	for _, v := range Verbs {
-		params := []sandbox.Param{{Name: "language"}, {Name: "arg"}}
+		params := []hostfn.Param{{Name: "language"}, {Name: "arg"}}
 		switch v {
 		case VerbStop, VerbStatus:
-			params = []sandbox.Param{{Name: "id_or_language"}, {Name: "options"}}
+			params = []hostfn.Param{{Name: "id_or_language"}, {Name: "options"}}
 		case VerbStart, VerbConnect:
-			params = []sandbox.Param{{Name: "language"}, {Name: "options"}}
+			params = []hostfn.Param{{Name: "language"}, {Name: "options"}}
 		}
-		out = append(out, sandbox.Builtin{
+		out = append(out, hostfn.Builtin{
 			Name: v, Doc: verbDoc(v, packs), Params: params, Variadic: true,
 			Fn: func(ctx context.Context, args map[string]any) (any, error) {
 				f := current()
 				if f == nil {
 					f = &Facade{now: time.Now}
 				}
-				pos, _ := args[sandbox.VarArgs].([]any)
+				pos, _ := args[hostfn.VarArgs].([]any)
 				kw := make(map[string]any, len(args))
 				for k, x := range args {
-					if k != sandbox.VarArgs {
+					if k != hostfn.VarArgs {
 						kw[k] = x
 					}
 				}
@@ -1136,7 +1136,7 @@ func Builtins(current func() *Facade) []sandbox.Builtin {
 				if err != nil {
 					var fe *Error
 					if errors.As(err, &fe) {
-						return nil, &sandbox.ToolError{Message: fe.Message, Hint: fe.Hint}
+						return nil, &hostfn.ToolError{Message: fe.Message, Hint: fe.Hint}
 					}
 					return nil, err
 				}
@@ -1158,4 +1158,4 @@ func (s *Surface) Set(f *Facade) { s.cur.Store(f) }
 func (s *Surface) Current() *Facade { return s.cur.Load() }
 
 // Builtins returns the verbs bound to whatever facade is current.
-func (s *Surface) Builtins() []sandbox.Builtin { return Builtins(s.Current) }
+func (s *Surface) Builtins() []hostfn.Builtin { return Builtins(s.Current) }

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // timeoutVerbs are the verbs whose timeout_ms option is the call's own
@@ -19,11 +19,11 @@ const maxTimeoutMs = 1e12
 // WithTimeouts makes a verb's own timeout_ms (a keyword, or a key of the
 // options dict) extend the running program block: the block may last until
 // that budget has passed, up to the block's ceiling
-// (sandbox.ExtendDeadline). A timeout_ms above what the ceiling leaves is
+// (hostfn.ExtendDeadline). A timeout_ms above what the ceiling leaves is
 // cut to it before the pack sees it, and the result's timeout_note says so.
 // A timeout_ms that is not a positive number is left for the pack to
 // refuse. Other builtins pass through unchanged.
-func WithTimeouts(bs []sandbox.Builtin) []sandbox.Builtin {
+func WithTimeouts(bs []hostfn.Builtin) []hostfn.Builtin {
 	for i := range bs {
 		if !timeoutVerbs[bs[i].Name] {
 			continue
@@ -31,7 +31,7 @@ func WithTimeouts(bs []sandbox.Builtin) []sandbox.Builtin {
 		fn := bs[i].Fn
 		bs[i].Fn = func(ctx context.Context, args map[string]any) (any, error) {
 			want := timeoutOf(args)
-			pos, _ := args[sandbox.VarArgs].([]any)
+			pos, _ := args[hostfn.VarArgs].([]any)
 			for _, p := range pos {
 				if m, ok := p.(map[string]any); ok {
 					want = max(want, timeoutOf(m))
@@ -40,7 +40,7 @@ func WithTimeouts(bs []sandbox.Builtin) []sandbox.Builtin {
 			if want <= 0 {
 				return fn(ctx, args)
 			}
-			g := sandbox.ExtendDeadline(ctx, want)
+			g := hostfn.ExtendDeadline(ctx, want)
 			if !g.Capped {
 				return fn(ctx, args)
 			}
@@ -83,7 +83,7 @@ func capTimeout(args map[string]any, budget time.Duration) map[string]any {
 	if timeoutOf(args) > budget {
 		out["timeout_ms"] = ms
 	}
-	if pos, ok := args[sandbox.VarArgs].([]any); ok {
+	if pos, ok := args[hostfn.VarArgs].([]any); ok {
 		np := make([]any, len(pos))
 		for i, p := range pos {
 			if m, ok := p.(map[string]any); ok && timeoutOf(m) > budget {
@@ -96,7 +96,7 @@ func capTimeout(args map[string]any, budget time.Duration) map[string]any {
 			}
 			np[i] = p
 		}
-		out[sandbox.VarArgs] = np
+		out[hostfn.VarArgs] = np
 	}
 	return out
 }
