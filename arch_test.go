@@ -101,7 +101,7 @@ var archLayers = []archLayer{
 				"backend/attach", "backend/chat", "backend/checkpoint", "backend/config", "backend/confine", "backend/events", "backend/ext",
 				"backend/goals", "backend/homedir", "backend/langtools", "backend/live", "backend/loop", "backend/mcp", "backend/packs/clojure",
 				"backend/packs/golang", "backend/packs/js", "backend/packs/python", "backend/prompt",
-				"backend/provider", "backend/resources", "backend/sandbox", "backend/secrets",
+				"backend/provider", "backend/resources", "backend/sandbox", "backend/sandbox/hostfn", "backend/secrets",
 				"backend/skills", "backend/store", "backend/tools", "backend/userprompts", "backend/workspace",
 			},
 		},

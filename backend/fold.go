@@ -9,7 +9,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/loop"
 	"github.com/visdesktop/vis/backend/prompt"
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 	"github.com/visdesktop/vis/backend/store"
 )
 
@@ -107,17 +107,17 @@ func foldRecaps(prev []prompt.TurnRecap, folds []store.Fold) []prompt.TurnRecap 
 // the key against the session's settled work, stores the fold, and hands
 // the running turn's part to the loop (rt.state.Fold), which applies it
 // when the running iteration ends.
-func (e *Engine) foldBuiltin(sessionID string, rt *sessionRT) sandbox.Builtin {
-	return sandbox.Builtin{
+func (e *Engine) foldBuiltin(sessionID string, rt *sessionRT) hostfn.Builtin {
+	return hostfn.Builtin{
 		Name:   "fold_session",
 		Doc:    foldSessionDoc,
-		Params: []sandbox.Param{{Name: "key", Required: true}, {Name: "gist", Required: true}},
+		Params: []hostfn.Param{{Name: "key", Required: true}, {Name: "gist", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			key, _ := args["key"].(string)
 			gist, _ := args["gist"].(string)
 			res, err := e.fold(ctx, sessionID, rt, key, gist)
 			if errors.Is(err, loop.ErrFoldKey) {
-				return nil, &sandbox.ToolError{Message: strings.TrimPrefix(err.Error(), loop.ErrFoldKey.Error()+": "),
+				return nil, &hostfn.ToolError{Message: strings.TrimPrefix(err.Error(), loop.ErrFoldKey.Error()+": "),
 					Hint: `fold_session("t2/i1-i5", "one line: what that work found or changed")`}
 			}
 			return res, err

@@ -10,7 +10,7 @@ import (
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/mcp"
 	"github.com/visdesktop/vis/backend/prompt"
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // MCP servers in a session (issue 19). Each session has one mcp.Set: its
@@ -54,8 +54,8 @@ func (e *Engine) mcpSet(sid string, rt *sessionRT) *mcp.Set {
 }
 
 // mcpNamespaces is the sandbox's `mcp` global for a new session runtime.
-func (e *Engine) mcpNamespaces(sid string, rt *sessionRT) []sandbox.Namespace {
-	return []sandbox.Namespace{e.mcpSet(sid, rt).Namespace()}
+func (e *Engine) mcpNamespaces(sid string, rt *sessionRT) []hostfn.Namespace {
+	return []hostfn.Namespace{e.mcpSet(sid, rt).Namespace()}
 }
 
 func mcpResourceID(ident string) string { return "mcp:" + ident }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/prompt"
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 	"github.com/visdesktop/vis/backend/skills"
 )
 
@@ -37,11 +37,11 @@ func (e *Engine) skillsTurn(sid, workspace string, trusted bool) []prompt.Fragme
 }
 
 // skillBuiltin is the sandbox's skill(name, file=None).
-func (e *Engine) skillBuiltin(rt *sessionRT) sandbox.Builtin {
-	return sandbox.Builtin{
+func (e *Engine) skillBuiltin(rt *sessionRT) hostfn.Builtin {
+	return hostfn.Builtin{
 		Name:   "skill",
 		Doc:    skillDoc,
-		Params: []sandbox.Param{{Name: "name", Required: true}, {Name: "file"}},
+		Params: []hostfn.Param{{Name: "name", Required: true}, {Name: "file"}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			name, _ := args["name"].(string)
 			file, _ := args["file"].(string)
@@ -53,22 +53,22 @@ func (e *Engine) skillBuiltin(rt *sessionRT) sandbox.Builtin {
 				if len(ss) > 0 {
 					hint = "skills: " + strings.Join(skills.Names(ss), ", ")
 				}
-				return nil, &sandbox.ToolError{Message: msg, Hint: hint}
+				return nil, &hostfn.ToolError{Message: msg, Hint: hint}
 			}
 			if file != "" {
 				text, err := s.ReadFile(file)
 				if err != nil {
-					return nil, &sandbox.ToolError{Message: err.Error()}
+					return nil, &hostfn.ToolError{Message: err.Error()}
 				}
 				return text, nil
 			}
 			body, err := s.Instructions()
 			if err != nil {
-				return nil, &sandbox.ToolError{Message: err.Error()}
+				return nil, &hostfn.ToolError{Message: err.Error()}
 			}
 			files, truncated, err := s.Files()
 			if err != nil {
-				return nil, &sandbox.ToolError{Message: err.Error()}
+				return nil, &hostfn.ToolError{Message: err.Error()}
 			}
 			if files == nil {
 				files = []string{}

@@ -10,6 +10,7 @@ import (
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // withFold gives the rig's sandbox a fold(key, gist) builtin that folds
@@ -17,8 +18,8 @@ import (
 // for them.
 func (r *rig) withFold() *rig {
 	st := r.runner.State
-	in, err := sandbox.New(sandbox.Options{WallLimit: 30 * time.Second}, []sandbox.Builtin{{
-		Name: "fold", Params: []sandbox.Param{{Name: "key", Required: true}, {Name: "gist", Required: true}},
+	in, err := sandbox.New(sandbox.Options{WallLimit: 30 * time.Second}, []hostfn.Builtin{{
+		Name: "fold", Params: []hostfn.Param{{Name: "key", Required: true}, {Name: "gist", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
 			turn, iter := st.Live()
 			k, err := ParseFoldKey(args["key"].(string))

@@ -15,6 +15,7 @@ import (
 	"github.com/visdesktop/vis/backend/provider"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 	"github.com/visdesktop/vis/backend/store"
 )
 
@@ -44,10 +45,10 @@ func newRig(t testing.TB, noTools bool, replies ...providertest.Reply) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := sandbox.New(sandbox.Options{WallLimit: 30 * time.Second}, []sandbox.Builtin{{
+	in, err := sandbox.New(sandbox.Options{WallLimit: 30 * time.Second}, []hostfn.Builtin{{
 		Name: "boom", Doc: "boom() always fails.",
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
-			return nil, &sandbox.ToolError{Message: "it broke", Hint: "do not call boom"}
+			return nil, &hostfn.ToolError{Message: "it broke", Hint: "do not call boom"}
 		},
 	}})
 	if err != nil {

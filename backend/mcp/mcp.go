@@ -21,8 +21,8 @@
 //     the request was cancelled, and the connection stays usable.
 //   - Arguments are checked against the tool's input schema before the
 //     call (schema.go: required keys, top-level types, enum, unknown keys)
-//     and refused with a *sandbox.ToolError naming the problem; a result
-//     with isError comes back as a *sandbox.ToolError with the server's
+//     and refused with a *hostfn.ToolError naming the problem; a result
+//     with isError comes back as a *hostfn.ToolError with the server's
 //     message; structured content comes back as plain Go values, text as
 //     strings (result.go).
 //   - Server and Set are safe for concurrent use. A failed start is kept

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/visdesktop/vis/backend/sandbox"
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // TestBuiltinsAdapter: tools come out as sandbox builtins with their
-// params, and model-facing failures as *sandbox.ToolError with a hint.
+// params, and model-facing failures as *hostfn.ToolError with a hint.
 func TestBuiltinsAdapter(t *testing.T) {
 	s, _ := newSet(t, map[string]string{"a.txt": "x\n"})
 	bs := s.Builtins()
@@ -20,16 +20,16 @@ func TestBuiltinsAdapter(t *testing.T) {
 			t.Errorf("%s: empty doc or fn", b.Name)
 		}
 	}
-	if len(bs) != 7 || bs[1].Name != "cat" || bs[1].Params[0] != (sandbox.Param{Name: "path", Required: true}) {
+	if len(bs) != 7 || bs[1].Name != "cat" || bs[1].Params[0] != (hostfn.Param{Name: "path", Required: true}) {
 		t.Fatalf("builtins %v, cat params %+v", names, bs[1].Params)
 	}
 	_, err := bs[1].Fn(context.Background(), map[string]any{"path": "nope"})
-	var te *sandbox.ToolError
+	var te *hostfn.ToolError
 	if !errors.As(err, &te) || te.Message == "" || te.Hint == "" {
-		t.Fatalf("failure: %T %v, want *sandbox.ToolError with a hint", err, err)
+		t.Fatalf("failure: %T %v, want *hostfn.ToolError with a hint", err, err)
 	}
 	v, err := bs[1].Fn(context.Background(), map[string]any{"path": "a.txt"})
-	if err != nil || v.(map[string]any)["text"] != "     1│ x" {
+	if err != nil || v.(map[string]any)["text"] != "1|x" {
 		t.Fatalf("cat via builtin: %v, %v", v, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
