@@ -62,3 +62,40 @@ func (a *App) UndoTurn(sessionID string, turn int, mode string) (UndoOutcome, er
 	}
 	return UndoOutcome{Undo: &u, Conflicts: []string{}}, nil
 }
+
+// RevertOutcome is a Revert answer: what was reverted (Held: a turn is
+// running, and the revert is applied when it ends), or, when the file
+// changed since the turn and nothing was reverted, the file (the page
+// asks: overwrite, or cancel).
+type RevertOutcome struct {
+	Revert    *backend.UndoView `json:"revert"`
+	Conflicts []string          `json:"conflicts"`
+}
+
+// RevertChange takes back one file (hunk -1) or one hunk (0-based, as the
+// file's patch in TurnDiff shows it) of turn's changes. mode is "" (refuse
+// when the file changed since: the answer names it) or "overwrite" (files
+// only).
+func (a *App) RevertChange(sessionID string, turn int, path string, hunk int, mode string) (RevertOutcome, error) {
+	if strings.TrimSpace(sessionID) == "" || turn < 1 || strings.TrimSpace(path) == "" || hunk < -1 {
+		return RevertOutcome{}, fmt.Errorf("revert: %w: need a session, a turn, a file and a hunk (got %q, %d, %q, %d)", ErrInput, sessionID, turn, path, hunk)
+	}
+	m := backend.UndoRefuse
+	switch mode {
+	case "":
+	case "overwrite":
+		m = backend.UndoOverwrite
+	default:
+		return RevertOutcome{}, fmt.Errorf("revert: %w: mode %q (want \"\" or overwrite)", ErrInput, mode)
+	}
+	ctx, _ := a.base()
+	v, err := a.eng.RevertChange(ctx, sessionID, turn, path, hunk, m)
+	var ce *backend.ConflictError
+	if errors.As(err, &ce) {
+		return RevertOutcome{Conflicts: ce.Files}, nil
+	}
+	if err != nil {
+		return RevertOutcome{}, fmt.Errorf("revert: %w", err)
+	}
+	return RevertOutcome{Revert: &v, Conflicts: []string{}}, nil
+}

@@ -70,3 +70,41 @@ func TestTurnDiffAndUndo(t *testing.T) {
 		t.Errorf("modes (-want +got):\n%s", d)
 	}
 }
+
+// The fake engine's b.txt changed since the turn; a hunk of c.txt is held
+// (a turn runs).
+func (f *fakeEngine) RevertChange(_ context.Context, id string, turn int, path string, hunk int, mode backend.UndoMode) (backend.UndoView, error) {
+	switch {
+	case path == "b.txt" && mode != backend.UndoOverwrite:
+		return backend.UndoView{}, &backend.ConflictError{Files: []string{"b.txt"}}
+	case path == "c.txt":
+		return backend.UndoView{SessionID: id, Turn: turn, Held: true}, nil
+	}
+	return backend.UndoView{SessionID: id, Turn: turn, UndoTurn: 5, Restored: []string{path}, Removed: []string{}}, nil
+}
+
+func TestRevertChange(t *testing.T) {
+	a := New(&fakeEngine{}, Options{})
+	out, err := a.RevertChange("s1", 2, "a.txt", -1, "")
+	if err != nil || out.Revert == nil || out.Revert.UndoTurn != 5 || out.Conflicts == nil {
+		t.Fatalf("revert a.txt: %+v %v", out, err)
+	}
+	out, err = a.RevertChange("s1", 2, "b.txt", -1, "")
+	if err != nil || out.Revert != nil || !cmp.Equal(out.Conflicts, []string{"b.txt"}) {
+		t.Fatalf("revert b.txt: %+v %v", out, err)
+	}
+	if out, err = a.RevertChange("s1", 2, "b.txt", -1, "overwrite"); err != nil || out.Revert == nil {
+		t.Fatalf("overwrite b.txt: %+v %v", out, err)
+	}
+	if out, err = a.RevertChange("s1", 2, "c.txt", 0, ""); err != nil || !out.Revert.Held {
+		t.Fatalf("held: %+v %v", out, err)
+	}
+	for _, bad := range []struct {
+		sid, path, mode string
+		turn, hunk      int
+	}{{"", "a", "", 1, -1}, {"s", "", "", 1, -1}, {"s", "a", "", 0, -1}, {"s", "a", "", 1, -2}, {"s", "a", "rest", 1, -1}} {
+		if _, err := a.RevertChange(bad.sid, bad.turn, bad.path, bad.hunk, bad.mode); !errors.Is(err, ErrInput) {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/visdesktop/vis/backend"
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
+	"github.com/visdesktop/vis/backend/events"
 )
 
 // Session is one row of the session list. Times are RFC 3339 strings ("" when
@@ -105,6 +106,9 @@ type Turn struct {
 	// What the turn changed in the workspace's files; absent when it ran
 	// no program.
 	Changes *backend.TurnChanges `json:"changes,omitempty"`
+	// What gave way in the turn's request to fit the context window (the
+	// turn's marker); absent when it fitted.
+	ContextFold *events.ContextCompaction `json:"context_fold,omitempty"`
 }
 
 // TurnImage names an image sent with a turn's request.
@@ -461,18 +465,19 @@ func toTranscript(t backend.Transcript, running bool) Transcript {
 			})
 		}
 		turns = append(turns, Turn{
-			Position:   tv.Position,
-			Channel:    tv.Channel,
-			Request:    tv.Request,
-			Status:     tv.Status,
-			Answer:     tv.Answer,
-			Error:      tv.Error,
-			Usage:      toUsage(tv.Usage),
-			DurationMs: tv.DurationMs,
-			Started:    stamp(tv.Started),
-			Iterations: its,
-			Images:     toTurnImages(tv.Images),
-			Changes:    tv.Changes,
+			Position:    tv.Position,
+			Channel:     tv.Channel,
+			Request:     tv.Request,
+			Status:      tv.Status,
+			Answer:      tv.Answer,
+			Error:       tv.Error,
+			Usage:       toUsage(tv.Usage),
+			DurationMs:  tv.DurationMs,
+			Started:     stamp(tv.Started),
+			Iterations:  its,
+			Images:      toTurnImages(tv.Images),
+			Changes:     tv.Changes,
+			ContextFold: tv.ContextFold,
 		})
 	}
 	qs := make([]Question, 0, len(t.Questions))

@@ -66,6 +66,7 @@ type Engine interface {
 	CallOutput(ctx context.Context, sessionID string, turn, iter, call, offset, limit int) (backend.OutputPage, error)
 	TurnDiff(ctx context.Context, sessionID string, turn int, patch bool) (backend.TurnDiff, error)
 	UndoTurn(ctx context.Context, sessionID string, turn int, mode backend.UndoMode) (backend.UndoView, error)
+	RevertChange(ctx context.Context, sessionID string, turn int, path string, hunk int, mode backend.UndoMode) (backend.UndoView, error)
 	Settings(ctx context.Context) (backend.SettingsView, error)
 	SaveSettings(ctx context.Context, req backend.SaveSettingsRequest) (backend.SettingsView, error)
 	ListModels(ctx context.Context, baseURL string, apiKey *string) ([]string, error)

@@ -261,6 +261,8 @@ type UndoView struct {
 	Removed     []string `json:"removed"`
 	Skipped     []string `json:"skipped,omitempty"`
 	NotRestored []string `json:"not_restored,omitempty"`
+	// Held: a revert asked for while a turn runs, applied when it ends.
+	Held bool `json:"held,omitempty"`
 }
 
 // ErrUndoBusy: the session runs a turn (here or in another process); an
@@ -283,14 +285,7 @@ func (e *Engine) UndoTurn(ctx context.Context, sessionID string, n int, mode Und
 // starts here meanwhile); publish sends what the undo's events are.
 func (e *Engine) undoTurn(ctx context.Context, sessionID string, n int, mode UndoMode) (UndoView, func(), error) {
 	var evs []events.Event
-	publish := func() {
-		for _, ev := range evs {
-			e.broker.Publish(ev)
-		}
-		if len(evs) > 0 {
-			e.publishSession(sessionID)
-		}
-	}
+	publish := func() { e.publishUndo(sessionID, evs) }
 	v, err := func() (UndoView, error) {
 		if rt := e.lookup(sessionID); rt != nil {
 			rt.ctlMu.Lock()
@@ -314,20 +309,41 @@ func (e *Engine) undoLocked(ctx context.Context, sessionID string, n int, mode U
 	if err != nil {
 		return UndoView{}, err
 	}
-	if !e.keeper().Has(s.Workspace, t.ID) {
-		return UndoView{}, fmt.Errorf("turn %d: %w", t.Position, ErrNoCheckpoint)
-	}
-	bg := context.WithoutCancel(ctx)
 	verb := "Undo"
 	if c := cs[t.ID]; c.UndoOf != 0 {
 		verb = "Redo" // undoing an undo
 	}
-	request := fmt.Sprintf("%s turn %d", verb, t.Position)
+	return e.recordUndo(ctx, sessionID, s, t, undoOp{
+		request: fmt.Sprintf("%s turn %d", verb, t.Position),
+		answer:  func(r checkpoint.UndoResult) string { return undoAnswer(verb, t.Position, r) },
+		link:    true,
+		run: func(bg context.Context, into func() (int64, error)) (checkpoint.UndoResult, error) {
+			return e.keeper().Undo(bg, s.Workspace, t.ID, mode, into)
+		},
+	}, evs)
+}
+
+// undoOp is one way of putting files back (a whole turn, one file, one
+// hunk), recorded the same way.
+type undoOp struct {
+	request string                             // the undo turn's request
+	answer  func(checkpoint.UndoResult) string // its answer (the next recap shows it)
+	link    bool                               // a whole turn: the two turns name each other
+	run     func(context.Context, func() (int64, error)) (checkpoint.UndoResult, error)
+}
+
+// recordUndo runs op on turn t as a turn of channel "undo": its own
+// checkpoint, figures and answer, its events appended to evs.
+func (e *Engine) recordUndo(ctx context.Context, sessionID string, s store.Session, t store.Turn, op undoOp, evs *[]events.Event) (UndoView, error) {
+	if !e.keeper().Has(s.Workspace, t.ID) {
+		return UndoView{}, fmt.Errorf("turn %d: %w", t.Position, ErrNoCheckpoint)
+	}
+	bg := context.WithoutCancel(ctx)
 	started := time.Now()
 	var undo store.Turn
-	res, err := e.keeper().Undo(bg, s.Workspace, t.ID, mode, func() (int64, error) {
+	res, err := op.run(bg, func() (int64, error) {
 		var err error
-		undo, err = e.store.StartTurn(bg, sessionID, request, ChannelUndo)
+		undo, err = e.store.StartTurn(bg, sessionID, op.request, ChannelUndo)
 		return undo.ID, err
 	})
 	if err != nil {
@@ -337,7 +353,7 @@ func (e *Engine) undoLocked(ctx context.Context, sessionID string, n int, mode U
 		}
 		return UndoView{}, err
 	}
-	answer := undoAnswer(verb, t.Position, res)
+	answer := op.answer(res)
 	if err := e.store.FinishTurn(bg, undo.ID, store.TurnOutcome{Status: store.TurnDone, Answer: answer, DurationMs: time.Since(started).Milliseconds()}); err != nil {
 		return UndoView{}, err
 	}
@@ -346,19 +362,144 @@ func (e *Engine) undoLocked(ctx context.Context, sessionID string, n int, mode U
 		sum := ch.Summary()
 		fig = TurnChanges{Files: sum.Files, Added: sum.Added, Deleted: sum.Deleted}
 	}
-	if err := e.store.SetTurnChanges(bg, store.TurnChanges{TurnID: undo.ID, Files: fig.Files, Added: fig.Added, Deleted: fig.Deleted, UndoOf: t.ID}); err != nil {
+	row := store.TurnChanges{TurnID: undo.ID, Files: fig.Files, Added: fig.Added, Deleted: fig.Deleted}
+	if op.link {
+		row.UndoOf = t.ID
+	}
+	if err := e.store.SetTurnChanges(bg, row); err != nil {
 		return UndoView{}, err
 	}
-	if err := e.store.MarkUndone(bg, t.ID, undo.ID); err != nil {
-		return UndoView{}, err
+	if op.link {
+		if err := e.store.MarkUndone(bg, t.ID, undo.ID); err != nil {
+			return UndoView{}, err
+		}
+		fig.UndoOf = t.Position
 	}
 	pub := func(p events.Payload) {
 		*evs = append(*evs, events.Event{SessionID: sessionID, Turn: undo.Position, Data: p})
 	}
-	fig.UndoOf = t.Position
-	pub(events.TurnStart{Request: request, Channel: ChannelUndo})
+	pub(events.TurnStart{Request: op.request, Channel: ChannelUndo})
 	pub(events.TurnEnd{Status: store.TurnDone, Answer: answer, DurationMs: time.Since(started).Milliseconds(), Changes: &fig})
 	return UndoView{SessionID: sessionID, Turn: t.Position, UndoTurn: undo.Position, Restored: nonNil(res.Restored), Removed: nonNil(res.Removed), Skipped: res.Skipped, NotRestored: res.NotRestored}, nil
+}
+
+// heldRevert is a revert asked for while a turn ran, applied when it ends.
+type heldRevert struct {
+	turn int
+	path string
+	hunk int
+	mode UndoMode
+}
+
+// RevertChange takes back part of turn n's changes, from its diff: one
+// file (hunk < 0; a renamed file under both names), or hunk (0-based, in
+// the file's patch as TurnDiff shows it) of a modified text file, leaving
+// the rest of the file as it is. A file changed since the turn is a
+// *ConflictError (nothing changed) unless mode is UndoOverwrite (files
+// only; a hunk whose lines changed since cannot be taken back). It is
+// recorded like UndoTurn, as a turn of channel "undo" the next recap
+// shows the model and which can itself be undone. While the session runs a
+// turn in this process the revert is held (the answer says Held) and
+// applied when that turn ends, before the next input starts; a held revert
+// that fails then is a warning event.
+func (e *Engine) RevertChange(ctx context.Context, sessionID string, n int, path string, hunk int, mode UndoMode) (UndoView, error) {
+	var evs []events.Event
+	v, err := func() (UndoView, error) {
+		if rt := e.lookup(sessionID); rt != nil {
+			rt.ctlMu.Lock()
+			defer rt.ctlMu.Unlock()
+			if rt.ctl.running != nil {
+				if _, _, _, err := e.findTurn(ctx, sessionID, n); err != nil {
+					return UndoView{}, err
+				}
+				rt.ctl.held = append(rt.ctl.held, heldRevert{turn: n, path: path, hunk: hunk, mode: mode})
+				return UndoView{SessionID: sessionID, Turn: n, Held: true, Restored: []string{}, Removed: []string{}}, nil
+			}
+		}
+		return e.revertLocked(ctx, sessionID, n, path, hunk, mode, &evs)
+	}()
+	e.publishUndo(sessionID, evs)
+	return v, err
+}
+
+func (e *Engine) publishUndo(sessionID string, evs []events.Event) {
+	for _, ev := range evs {
+		e.broker.Publish(ev)
+	}
+	if len(evs) > 0 {
+		e.publishSession(sessionID)
+	}
+}
+
+// applyHeld applies the reverts held while the session's turn ran; the
+// caller holds rt.ctlMu and no job runs. It returns what publishes their
+// events.
+func (e *Engine) applyHeld(rt *sessionRT, id string) func() {
+	held := rt.ctl.held
+	rt.ctl.held = nil
+	if len(held) == 0 {
+		return func() {}
+	}
+	var evs []events.Event
+	for _, h := range held {
+		if _, err := e.revertLocked(e.ctx, id, h.turn, h.path, h.hunk, h.mode, &evs); err != nil {
+			what := h.path
+			if h.hunk >= 0 {
+				what = fmt.Sprintf("hunk %d of %s", h.hunk+1, h.path)
+			}
+			evs = append(evs, eventWarning(id, fmt.Sprintf("The revert of %s in turn %d, held while a turn ran, was not applied: %v", what, h.turn, err)))
+		}
+	}
+	return func() { e.publishUndo(id, evs) }
+}
+
+func (e *Engine) revertLocked(ctx context.Context, sessionID string, n int, path string, hunk int, mode UndoMode, evs *[]events.Event) (UndoView, error) {
+	if other, err := e.store.ClaimedElsewhere(ctx, sessionID); err != nil {
+		return UndoView{}, err
+	} else if other != "" {
+		return UndoView{}, ErrUndoBusy
+	}
+	if n < 1 || strings.TrimSpace(path) == "" {
+		return UndoView{}, fmt.Errorf("revert: need a turn and a file (got %d, %q)", n, path)
+	}
+	s, t, _, err := e.findTurn(ctx, sessionID, n)
+	if err != nil {
+		return UndoView{}, err
+	}
+	op := undoOp{
+		request: fmt.Sprintf("Revert %s in turn %d", path, t.Position),
+		answer: func(r checkpoint.UndoResult) string {
+			return fmt.Sprintf("The person reverted turn %d's change to %s: it is back as it was before that turn (the turn's other changes stay).%s", t.Position, path, revertList(r))
+		},
+		run: func(bg context.Context, into func() (int64, error)) (checkpoint.UndoResult, error) {
+			return e.keeper().RevertFile(bg, s.Workspace, t.ID, path, mode, into)
+		},
+	}
+	if hunk >= 0 {
+		op.request = fmt.Sprintf("Revert hunk %d of %s in turn %d", hunk+1, path, t.Position)
+		op.answer = func(checkpoint.UndoResult) string {
+			return fmt.Sprintf("The person reverted hunk %d of turn %d's change to %s: those lines are back as they were before that turn; the rest of the file is as it was.", hunk+1, t.Position, path)
+		}
+		op.run = func(bg context.Context, into func() (int64, error)) (checkpoint.UndoResult, error) {
+			return e.keeper().RevertHunk(bg, s.Workspace, t.ID, path, hunk, into)
+		}
+	}
+	return e.recordUndo(ctx, sessionID, s, t, op, evs)
+}
+
+// revertList names what a file revert restored and removed.
+func revertList(r checkpoint.UndoResult) string {
+	var b strings.Builder
+	if len(r.Restored) > 0 {
+		fmt.Fprintf(&b, " Restored: %s.", strings.Join(r.Restored, ", "))
+	}
+	if len(r.Removed) > 0 {
+		fmt.Fprintf(&b, " Removed (created by the turn): %s.", strings.Join(r.Removed, ", "))
+	}
+	if len(r.NotRestored) > 0 {
+		fmt.Fprintf(&b, " Not restored (too large to have been kept): %s.", strings.Join(r.NotRestored, ", "))
+	}
+	return b.String()
 }
 
 // undoAnswer is the undo turn's answer, which the next turn's recap shows

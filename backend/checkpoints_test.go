@@ -225,3 +225,111 @@ func TestShellCommandIsCheckpointed(t *testing.T) {
 		t.Fatalf("undo of a missing turn: %v", err)
 	}
 }
+
+// From a turn's diff, one file and then one hunk are reverted; each revert
+// is a turn of channel undo whose answer the next recap shows the model,
+// and undoing a revert redoes it. A revert asked for while a turn runs is
+// held and applied when that turn ends.
+func TestRevertFileAndHunk(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 20; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	orig := strings.Join(lines, "\n") + "\n"
+	llm := providertest.New(
+		providertest.Reply{Code: `write("a.txt", "new a\n")
+patch("f.txt", old="line 2\n", new="LINE TWO\n")
+patch("f.txt", old="line 18\n", new="LINE EIGHTEEN\n")`},
+		providertest.Reply{Content: []string{"Changed."}},
+		providertest.Reply{Content: []string{"Noted."}},
+		providertest.Reply{Hang: true},
+	)
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ch, stop := e.Events().Subscribe(4096)
+	defer stop()
+	ctx := context.Background()
+	ws := t.TempDir()
+	put(t, ws, "a.txt", "old a\n", 0o644)
+	put(t, ws, "f.txt", orig, 0o644)
+	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "edit"})
+	if err != nil || res.Status != "done" {
+		t.Fatalf("turn: %+v %v", res, err)
+	}
+	sid := res.SessionID
+	read := func(rel string) string {
+		b, err := os.ReadFile(filepath.Join(ws, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	v, err := e.RevertChange(ctx, sid, 1, "a.txt", -1, UndoRefuse)
+	if err != nil || v.Held || v.UndoTurn != 2 {
+		t.Fatalf("revert a.txt: %+v %v", v, err)
+	}
+	if read("a.txt") != "old a\n" || !strings.Contains(read("f.txt"), "LINE TWO") {
+		t.Fatalf("after reverting a.txt: a=%q f=%q", read("a.txt"), read("f.txt"))
+	}
+	// Hunk 2 of f.txt: line 18 comes back, line 2 keeps the turn's edit.
+	if _, err := e.RevertChange(ctx, sid, 1, "f.txt", 1, UndoRefuse); err != nil {
+		t.Fatal(err)
+	}
+	if f := read("f.txt"); !strings.Contains(f, "LINE TWO") || strings.Contains(f, "EIGHTEEN") || !strings.Contains(f, "line 18\n") {
+		t.Fatalf("after reverting hunk 2: %q", f)
+	}
+	tr, _ := e.Transcript(ctx, sid)
+	var reqs []string
+	for _, tv := range tr.Turns {
+		reqs = append(reqs, tv.Channel+": "+tv.Request)
+	}
+	want := []string{"desktop: edit", "undo: Revert a.txt in turn 1", "undo: Revert hunk 2 of f.txt in turn 1"}
+	if d := cmp.Diff(want, reqs); d != "" {
+		t.Fatalf("turns (-want +got):\n%s", d)
+	}
+	if c := tr.Turns[0].Changes; c == nil || c.UndoneBy != 0 {
+		t.Errorf("a partial revert marked the turn undone: %+v", c)
+	}
+	if _, err := e.RunTurn(ctx, SendRequest{SessionID: sid, Text: "what now?"}); err != nil {
+		t.Fatal(err)
+	}
+	rs := llm.Requests()
+	msgs := rs[len(rs)-1].Messages
+	if user := fmt.Sprint(msgs[len(msgs)-1]["content"]); !strings.Contains(user, "reverted turn 1's change to a.txt") || !strings.Contains(user, "reverted hunk 2 of turn 1's change to f.txt") {
+		t.Fatalf("the recap does not tell the reverts:\n%s", user)
+	}
+	// Undoing the hunk's revert puts the turn's line back.
+	if _, err := e.UndoTurn(ctx, sid, 3, UndoRefuse); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(read("f.txt"), "LINE EIGHTEEN") {
+		t.Fatalf("undoing the revert: %q", read("f.txt"))
+	}
+
+	// Held: a turn runs (its model hangs); the revert waits for its end.
+	if _, err := e.Dispatch(ctx, sid, Input{Text: "hang"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ch, events.PhaseProviderCall)
+	for !e.Running(sid) {
+		waitFor(t, ch, events.PhaseProviderCall)
+	}
+	v, err = e.RevertChange(ctx, sid, 1, "f.txt", -1, UndoRefuse)
+	if err != nil || !v.Held {
+		t.Fatalf("a revert while a turn runs: %+v %v", v, err)
+	}
+	if read("f.txt") == orig {
+		t.Fatal("a held revert was applied while the turn ran")
+	}
+	e.CancelTurn(sid)
+	for {
+		ev := waitFor(t, ch, events.PhaseTurnStart)
+		if ts := payload[events.TurnStart](t, ev); ts.Channel == ChannelUndo && ts.Request == "Revert f.txt in turn 1" {
+			break
+		}
+	}
+	if read("f.txt") != orig {
+		t.Fatalf("the held revert was not applied: %q", read("f.txt"))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 	"github.com/visdesktop/vis/backend/secrets"
 )
@@ -39,9 +40,99 @@ func userMessage(rec providertest.Recorded) string {
 	return fmt.Sprint(rec.Messages[len(rec.Messages)-1]["content"])
 }
 
-// A long session on a model whose window is known from config keeps
-// answering: each turn's recap drops its oldest turns before the request,
-// so the provider never refuses one.
+// A long session of many programs on a model whose window is known from
+// config keeps answering, and the model keeps every answer: each turn's
+// recap folds the oldest turns' programs before the request (seed 000:
+// every prior answer is rendered in full), so the provider never refuses
+// one; the turn carries a marker saying so, live (the warning's Context,
+// a banner only the first time) and in the transcript.
+func TestLongSessionFoldsProgramsAndKeepsEveryAnswer(t *testing.T) {
+	llm := providertest.New()
+	defer llm.Close()
+	const window = 5000              // tokens, as configured
+	llm.SetContextWindow(window * 4) // the fake refuses anything larger
+	e := openEngineWithModel(t, llm, fmt.Sprintf("{name: small, context: %d}", window))
+	ctx := context.Background()
+	ws := t.TempDir()
+	ch, stop := e.Events().Subscribe(1 << 14)
+	defer stop()
+	const turns, programs = 7, 30
+	answer := func(n int) string { return fmt.Sprintf("Answer %d. %s.", n, strings.Repeat("kept ", 60)) }
+	id := ""
+	for n := 1; n <= turns; n++ {
+		for k := 1; k <= programs; k++ {
+			llm.Push(providertest.Reply{Code: fmt.Sprintf("print(%d) # turn %d program %d %s", k, n, k, strings.Repeat("p", 80))})
+		}
+		llm.Push(providertest.Reply{Content: []string{answer(n)}})
+		res, err := e.RunTurn(ctx, SendRequest{SessionID: id, Workspace: ws, Text: fmt.Sprintf("question %d", n)})
+		if err != nil || res.Status != "done" || res.Answer != answer(n) {
+			t.Fatalf("turn %d: %+v %v", n, res, err)
+		}
+		id = res.SessionID
+	}
+	if llm.Refused() != 0 {
+		t.Fatalf("%d requests refused: the recap was not folded before sending", llm.Refused())
+	}
+	// Every request of every turn carried every earlier answer in full.
+	reqs := llm.Requests()
+	for i, rec := range reqs {
+		n := i/(programs+1) + 1 // the turn the request belongs to
+		user := recapOf(rec)
+		for k := 1; k < n; k++ {
+			if !strings.Contains(user, "user asked:\nquestion "+fmt.Sprint(k)+"\n") || !strings.Contains(user, "you answered:\n"+strings.TrimSpace(answer(k))) {
+				t.Fatalf("request %d (turn %d) lacks turn %d's request or answer:\n%s", i+1, n, k, user)
+			}
+		}
+		if strings.Contains(user, "dropped turn(s)") {
+			t.Fatalf("request %d dropped turns:\n%.600s", i+1, user)
+		}
+	}
+	// The last turn's first request: the oldest programs folded, the newest
+	// still there.
+	last := recapOf(reqs[(turns-1)*(programs+1)])
+	if !strings.Contains(last, "# ── turn 1 ──\nuser asked:\nquestion 1\nyou ran:\n"+prompt.ProgramsFoldedLine(programs)+"\nyou answered:\n") ||
+		!strings.Contains(last, "turn 6 program 30") {
+		t.Fatalf("the last turn's first recap does not fold the oldest programs first:\n%s", last)
+	}
+	// One banner when folding starts; every folded turn has its marker.
+	var banners, quiet int
+	for len(ch) > 0 {
+		if w, ok := events.As[events.Warning](<-ch); ok && w.Context != nil {
+			if w.Quiet {
+				quiet++
+			} else {
+				banners++
+			}
+			if w.Context.TurnsDropped != 0 || !strings.Contains(w.Context.Note, "every answer kept") {
+				t.Errorf("warning %q: context %+v", w.Message, *w.Context)
+			}
+		}
+	}
+	if banners != 1 || quiet == 0 {
+		t.Errorf("%d banners and %d quiet context warnings, want 1 and some", banners, quiet)
+	}
+	tr, err := e.Transcript(ctx, id)
+	if err != nil || len(tr.Turns) != turns {
+		t.Fatalf("transcript: %d turns, %v", len(tr.Turns), err)
+	}
+	if tr.Turns[0].ContextFold != nil {
+		t.Errorf("turn 1 had nothing to fold: %+v", tr.Turns[0].ContextFold)
+	}
+	f := tr.Turns[turns-1].ContextFold
+	if f == nil || f.ProgramsFolded == 0 || !strings.HasPrefix(f.Note, "Earlier programs folded to fit the context: ") {
+		t.Fatalf("turn %d's marker = %+v", turns, f)
+	}
+	for k, tv := range tr.Turns {
+		if tv.Answer != answer(k+1) || len(tv.Iterations) != programs+1 {
+			t.Errorf("the transcript lost part of turn %d", k+1)
+		}
+	}
+}
+
+// A long session whose answers alone outgrow the model's window (known from
+// config) keeps answering: with no program left to fold, each turn's recap
+// drops its oldest turns whole before the request (the last resort), so
+// the provider never refuses one.
 func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 	llm := providertest.New()
 	defer llm.Close()
@@ -68,7 +159,7 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 	// not a banner on every turn.
 	warned := 0
 	for len(ch) > 0 {
-		if w, ok := events.As[events.Warning](<-ch); ok && strings.HasPrefix(w.Message, "Context window full") {
+		if w, ok := events.As[events.Warning](<-ch); ok && strings.HasPrefix(w.Message, "Context window full") && !w.Quiet {
 			warned++
 		}
 	}

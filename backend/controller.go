@@ -158,6 +158,7 @@ type control struct {
 	// waiting are queued jobs of this process, by queue id: a foreground
 	// caller waits on their done.
 	waiting map[int64]*job
+	held    []heldRevert // reverts asked for while a turn ran (checkpoints.go)
 }
 
 // errStopped is the cancel cause of Stop.
@@ -672,8 +673,10 @@ func (e *Engine) start(rt *sessionRT, id string, j *job) {
 		j.res, j.err = res, err
 		rt.ctlMu.Lock()
 		rt.ctl.running, rt.ctl.cancel, rt.ctl.ticket = nil, nil, goals.Ticket{}
+		reverted := e.applyHeld(rt, id) // before the next input starts
 		rt.ctlMu.Unlock()
 		end()
+		reverted()
 		if err != nil && !j.waited() {
 			// Nobody waits for this call: say it where the window looks.
 			e.broker.Publish(eventWarning(id, "The turn could not run: "+err.Error()))

@@ -89,6 +89,9 @@ type TurnView struct {
 	// What the turn changed in the workspace's files (checkpoints.go);
 	// absent when it ran no program.
 	Changes *TurnChanges `json:"changes,omitempty"`
+	// What gave way in the turn's request to fit the model's context
+	// window (contextfold.go); absent when it fitted.
+	ContextFold *events.ContextCompaction `json:"context_fold,omitempty"`
 }
 
 // Transcript is a session snapshot; Seq is the broker sequence number at the

@@ -330,6 +330,7 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 	}
 	e.inflight.addTo(id, tv)
 	e.addChanges(ctx, id, turns, tv)
+	e.addContextFolds(ctx, id, turns, tv)
 	return Transcript{Session: sessionInfo(s), Turns: tv, Seq: seq, Questions: e.Questions(id)}, nil
 }
 
@@ -561,11 +562,12 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 			nudge = prompt.NeedsReasoningNudge(rv.res.Reasoning, false)
 		}
 	}
-	// recap.Build(k) is the turn's first messages with the oldest k prior
-	// turns dropped: the loop folds them when the window is too small.
+	// recap.Build(f) is the turn's first messages with the recap folded by
+	// f (earlier programs first, whole turns last): the loop folds it when
+	// the window is too small.
 	wired := attach.Wire(imgs)
-	recap := &loop.Recap{Build: func(drop int) []chat.Message {
-		msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: modelText, Previous: rt.folds.apply(prev), DropTurns: drop, Images: wired, Skipped: skipped, SessionDelta: sinceLast})
+	recap := &loop.Recap{Build: func(f loop.RecapFold) []chat.Message {
+		msgs := prompt.InitialMessages(stable, prompt.UserInput{Text: modelText, Previous: rt.folds.apply(prev), Fold: prompt.RecapFold(f), Images: wired, Skipped: skipped, SessionDelta: sinceLast})
 		if nudge {
 			msgs = prompt.WithReasoningNudge(msgs)
 		}
@@ -586,7 +588,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	return &turnPlan{id: id, rt: rt, req: req, rv: rv, turnStart: turnStart, imgs: imgs, turn: loop.Turn{
 		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
-		Messages: recap.Build(0), Recap: recap, View: view, DeferEnd: true,
+		Messages: recap.Build(loop.RecapFold{}), Recap: recap, View: view, DeferEnd: true,
 		Goal: &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
 	}}, nil
 }

@@ -490,6 +490,9 @@ func cmdShow(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(w, "\n## turn %d · %s · %d iterations · %d in / %d out tokens · %s\n\n> %s\n",
 			t.Position, t.Status, len(t.Iterations), t.Usage.InputTokens, t.Usage.OutputTokens,
 			(time.Duration(t.DurationMs) * time.Millisecond).String(), strings.ReplaceAll(strings.TrimSpace(t.Request), "\n", "\n> "))
+		if f := t.ContextFold; f != nil && f.Note != "" {
+			fmt.Fprintf(w, "\n⋯ %s (only the request sent to the model; this transcript keeps everything)\n", f.Note)
+		}
 		for _, it := range t.Iterations {
 			fmt.Fprintf(w, "\n### iteration %d · %s · %d in / %d out\n", it.Position, it.Status, it.Usage.InputTokens, it.Usage.OutputTokens)
 			if it.Prose != "" {

@@ -47,6 +47,12 @@ func (u UndoResult) Files() int { return len(u.Restored) + len(u.Removed) }
 // returns (called once the undo goes ahead, before any file changes), so
 // undoing that turn redoes turn.
 func (k *Keeper) Undo(ctx context.Context, ws string, turn int64, mode UndoMode, into func() (int64, error)) (UndoResult, error) {
+	return k.undo(ctx, ws, turn, nil, mode, into)
+}
+
+// undo is Undo limited to the paths only holds (all the turn's paths when
+// only is nil).
+func (k *Keeper) undo(ctx context.Context, ws string, turn int64, only func(string) bool, mode UndoMode, into func() (int64, error)) (UndoResult, error) {
 	var res UndoResult
 	r, unlock, err := k.open(ctx, ws)
 	if err != nil {
@@ -68,6 +74,12 @@ func (k *Keeper) Undo(ctx context.Context, ws string, turn int64, mode UndoMode,
 	turnPaths, err := r.changedSet(ctx, b, a)
 	if err != nil {
 		return res, err
+	}
+	if only != nil {
+		turnPaths = slices.DeleteFunc(turnPaths, func(p string) bool { return !only(p) })
+		if len(turnPaths) == 0 {
+			return res, ErrNotInTurn
+		}
 	}
 	later, err := r.changedSet(ctx, a, c)
 	if err != nil {

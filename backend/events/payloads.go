@@ -285,17 +285,35 @@ type Warning struct {
 	Message string `json:"message"`
 	// Something failed (else a notice).
 	Error bool `json:"error,omitempty"`
-	// What a context compaction dropped.
+	// What gave way in the turn's request to fit the context window: the
+	// turn's marker in the transcript (TurnView's context_fold after a
+	// reload).
 	Context *ContextCompaction `json:"context,omitempty"`
+	// No banner: the turn's marker only (a long session's recap folded
+	// again, as the turn before it was).
+	Quiet bool `json:"quiet,omitempty"`
 }
 
-// ContextCompaction is what the loop dropped from a request to fit the
-// model's window.
+// ContextCompaction is what gave way in a turn's request to fit the
+// model's window, in all so far in the turn. The order it gives way in:
+// this turn's older outputs, the programs of earlier turns, the middle of
+// the newest outputs, and only as the last resort earlier turns whole,
+// their answers with them.
 type ContextCompaction struct {
+	// This turn's settled outputs replaced by a stub.
 	OutputsDropped int `json:"outputs_dropped"`
-	TurnsDropped   int `json:"turns_dropped"`
+	// Earlier turns whose programs the recap folded (requests and answers
+	// kept).
+	ProgramsFolded int `json:"programs_folded"`
+	// Outputs of the newest iteration clipped in the middle.
+	OutputsClipped int `json:"outputs_clipped"`
+	// Earlier turns dropped from the recap whole, answers too.
+	TurnsDropped int `json:"turns_dropped"`
 	// The request's estimated size afterwards.
 	RequestTokens int `json:"request_tokens"`
+	// One sentence for people: "Earlier programs folded to fit the
+	// context: 4 turns (1–4); every answer kept."
+	Note string `json:"note"`
 }
 
 // Goal: a session goal was written.

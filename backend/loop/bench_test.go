@@ -122,10 +122,10 @@ func compactionFixture(b *testing.B) ([]chat.Message, *Recap, int) {
 		prev = append(prev, prompt.TurnRecap{Position: i, Request: "question", Status: prompt.StatusDone,
 			Ran: []string{"print(cat('a.py')['text'])"}, Answer: strings.Repeat("an answer ", 200)})
 	}
-	build := func(drop int) []chat.Message {
-		return prompt.InitialMessages(stable, prompt.UserInput{Text: "go on", Previous: prev, DropTurns: drop})
+	build := func(f RecapFold) []chat.Message {
+		return prompt.InitialMessages(stable, prompt.UserInput{Text: "go on", Previous: prev, Fold: prompt.RecapFold(f)})
 	}
-	msgs := build(0)
+	msgs := build(RecapFold{})
 	base := len(msgs)
 	for i := 1; i <= 50; i++ {
 		id := fmt.Sprintf("call_%d", i)

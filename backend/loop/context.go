@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -18,8 +19,9 @@ import (
 // request inside the model's window three ways:
 //
 //   - at turn start, when the initial messages exceed the fold budget, the
-//     oldest prior turns of CONVERSATION-SO-FAR are dropped into one line
-//     (Turn.Recap) before the first request;
+//     recap (CONVERSATION-SO-FAR, Turn.Recap) gives way before the first
+//     request: the programs of the oldest prior turns first, whole turns
+//     only as the last resort;
 //   - before a request, when the model's window is known (Turn.ContextLimit)
 //     and the request would exceed it, the request is compacted as below;
 //   - when the provider refuses a request as too long before any output, the
@@ -29,10 +31,22 @@ import (
 //     many; blind cuts to 0.5, 0.25, 0.1 of the refused size when it does
 //     not). After that the turn ends with ErrContextTooSmall's message.
 //
-// Compaction first replaces the bodies of the turn's settled program
-// outputs (every iteration but the newest), oldest first, with a one-line
-// stub naming their size; then drops the oldest prior turns of the recap.
-// Only the wire messages shrink: the store and the transcript keep every
+// Compaction gives way in this order, each step only while the request is
+// still over its target (seed 000: every prior answer is rendered in full):
+//
+//  1. the bodies of the turn's settled program outputs (every iteration but
+//     the newest), oldest first, become a one-line stub naming their size;
+//  2. the programs of the recap's prior turns, oldest turn first, become
+//     one line per turn saying how many were folded (requests and answers
+//     stay);
+//  3. the newest iteration's own outputs keep their head and tail;
+//  4. only then, when even that does not fit, the oldest prior turns are
+//     dropped whole, answers with them, and the warning says so.
+//
+// Each compaction publishes a warning event whose Context says what gave
+// way (the turn's marker in the window's transcript, `vis run --json`) and
+// is recorded with the turn (Turn.OnFold), so `vis show` and a reloaded
+// transcript say it too. Only the wire messages shrink: the store and the transcript keep every
 // output, and the iteration whose request was compacted records that
 // request as sent (store.Iteration.RequestJSON; a fold at turn start is
 // the stored turn prompt instead). The compacted messages are the turn's
@@ -73,15 +87,23 @@ const outputDroppedNote = "# ⋯ output dropped to fit the context window"
 // fencedResultPrefix opens a program's result for a model without tools.
 const fencedResultPrefix = "[python_execution result]\n"
 
-// Recap lets the loop drop the oldest prior turns of CONVERSATION-SO-FAR
-// from the turn's initial messages.
+// Recap lets the loop fold CONVERSATION-SO-FAR in the turn's initial
+// messages to fit the window.
 type Recap struct {
 	// Positions are the prior turns' numbers, oldest first.
 	Positions []int
-	// Build returns the turn's initial messages with the oldest drop prior
-	// turns folded into one line (prompt.UserInput.DropTurns), 0 <= drop
-	// <= len(Positions). Build(0) is Turn.Messages.
-	Build func(drop int) []chat.Message
+	// Build returns the turn's initial messages with fold applied
+	// (prompt.RecapFold): 0 <= fold.Programs, fold.Drop <= len(Positions).
+	// Build(RecapFold{}) is Turn.Messages.
+	Build func(fold RecapFold) []chat.Message
+}
+
+// RecapFold is how much of the recap gives way: the programs of the oldest
+// Programs prior turns, then (the last resort) the oldest Drop prior turns
+// whole. It mirrors prompt.RecapFold.
+type RecapFold struct {
+	Programs int
+	Drop     int
 }
 
 // FoldBudget is the request size, in tokens, above which the loop folds:
@@ -188,21 +210,26 @@ func (tr *turnRun) calibrate(measured, estimated int) {
 
 // compaction is what one compaction dropped.
 type compaction struct {
-	outputs int // settled outputs replaced by stubs
-	turns   int // prior turns of the recap now dropped (cumulative)
-	clipped int // outputs of the newest iteration clipped in the middle (the last resort)
+	outputs  int // settled outputs replaced by stubs
+	programs int // prior turns of the recap whose programs are now folded (cumulative)
+	clipped  int // outputs of the newest iteration clipped in the middle
+	turns    int // prior turns of the recap now dropped whole (cumulative; the last resort)
 }
 
-func (c compaction) any() bool { return c.outputs > 0 || c.turns > 0 || c.clipped > 0 }
+func (c compaction) any() bool {
+	return c.outputs > 0 || c.programs > 0 || c.turns > 0 || c.clipped > 0
+}
 
 // isResult reports whether msgs[i] is a program's output.
 func isResult(m *chat.Message) bool {
 	return m.Role == chat.RoleTool || (m.Role == chat.RoleUser && strings.HasPrefix(m.Content, fencedResultPrefix))
 }
 
-// compact shrinks tr.msgs toward target estimated tokens: settled outputs
-// first (oldest first), then the oldest prior turns of the recap. It stops
-// as soon as the estimate is at or below target and returns what it did.
+// compact shrinks tr.msgs toward target estimated tokens, in the order the
+// package comment gives: settled outputs (oldest first), the recap's
+// programs (oldest turn first), the newest outputs' middles, and only then
+// the oldest prior turns whole. It stops as soon as the estimate is at or
+// below target and returns what it did.
 func (tr *turnRun) compact(target int) compaction {
 	var c compaction
 	est := EstimateTokens(tr.msgs)
@@ -231,23 +258,37 @@ func (tr *turnRun) compact(target int) compaction {
 		est += messageTokens(m) - before
 		c.outputs++
 	}
-	if est > target && tr.t.Recap != nil && tr.dropped < len(tr.t.Recap.Positions) {
-		rest := EstimateTokens(tr.msgs[tr.base:])
+	// refold rebuilds the initial messages with the smallest count k in
+	// (cur, n] that set(k) makes fit, else the smallest that saves all
+	// there is to save (turns without programs save nothing), and returns
+	// it; cur when no count makes them smaller.
+	refold := func(cur int, set func(f *RecapFold, k int)) int {
 		n := len(tr.t.Recap.Positions)
-		// The smallest drop that fits, else all of them.
-		k := tr.dropped + 1 + sort.Search(n-tr.dropped, func(j int) bool {
-			return EstimateTokens(tr.t.Recap.Build(tr.dropped+1+j))+rest <= target
-		})
-		k = min(k, n)
+		rest := EstimateTokens(tr.msgs[tr.base:])
+		at := func(k int) RecapFold { f := tr.fold; set(&f, k); return f }
+		size := func(k int) int { return EstimateTokens(tr.t.Recap.Build(at(k))) }
+		k := cur + 1 + sort.Search(n-cur, func(j int) bool { return size(cur+1+j)+rest <= target })
+		if k > n {
+			least := size(n)
+			k = cur + 1 + sort.Search(n-cur, func(j int) bool { return size(cur+1+j) <= least })
+		}
+		if size(k) >= size(cur) {
+			return cur
+		}
 		base := tr.base
-		tr.replaceInitial(tr.t.Recap.Build(k))
+		tr.fold = at(k)
+		tr.replaceInitial(tr.t.Recap.Build(tr.fold))
 		newest += tr.base - base
 		est = EstimateTokens(tr.msgs)
-		tr.dropped = k
-		c.turns = k
+		return k
 	}
-	// Last resort: the newest iteration's own outputs, which the model is
-	// about to read, keep their head and tail (what ran, how it ended).
+	if est > target && tr.t.Recap != nil && tr.fold.Programs < len(tr.t.Recap.Positions) {
+		if cur := tr.fold.Programs; refold(cur, func(f *RecapFold, k int) { f.Programs = k }) > cur {
+			c.programs = tr.fold.Programs
+		}
+	}
+	// The newest iteration's own outputs, which the model is about to read,
+	// keep their head and tail (what ran, how it ended).
 	for i := newest; i < len(tr.msgs) && est > target; i++ {
 		m := &tr.msgs[i]
 		if !isResult(m) {
@@ -262,6 +303,12 @@ func (tr *turnRun) compact(target int) compaction {
 		m.Content = clipped
 		est += messageTokens(m) - before
 		c.clipped++
+	}
+	// The last resort: answers give way only when nothing else is left.
+	if est > target && tr.t.Recap != nil && tr.fold.Drop < len(tr.t.Recap.Positions) {
+		if cur := tr.fold.Drop; refold(cur, func(f *RecapFold, k int) { f.Drop = k }) > cur {
+			c.turns = tr.fold.Drop
+		}
 	}
 	if c.any() {
 		tr.gen++ // the next request is no longer the stored prefix plus appends
@@ -367,25 +414,23 @@ func thousands(n int) string {
 	return s
 }
 
-// fitAtStart drops the oldest prior turns from the turn's initial messages
-// when they exceed the fold budget (spec §2.9: fold before a request that
-// would exceed it rather than wait for a refusal).
+// fitAtStart folds the recap in the turn's initial messages (compact) when
+// they exceed the fold budget (spec §2.9: fold before a request that
+// would exceed it rather than wait for a refusal). Folding at turn start is
+// a long session's steady state on a small window: every such turn gets
+// its marker, but only the first one in a row a banner.
 func (tr *turnRun) fitAtStart() {
+	if tr.State != nil {
+		tr.foldedBefore, tr.State.RecapFolded = tr.State.RecapFolded, false
+	}
 	if tr.t.Recap == nil || len(tr.t.Recap.Positions) == 0 {
 		return
 	}
 	budget := int(float64(FoldBudget(tr.t.ContextLimit)) / tr.ratio())
-	folded := false
 	if EstimateTokens(tr.msgs) > budget {
 		if c := tr.compact(budget); c.any() {
-			folded = true
-			if tr.State == nil || !tr.State.RecapFolded {
-				tr.warnCompacted(c, "")
-			}
+			tr.warnCompacted(c, "")
 		}
-	}
-	if tr.State != nil {
-		tr.State.RecapFolded = folded
 	}
 }
 
@@ -404,32 +449,90 @@ func (tr *turnRun) fitBeforeRequest() {
 	}
 }
 
-// warnCompacted publishes the warning event the window's banner and
-// `vis run --json` show.
+// turnSpan names the first n prior turns of the recap: "1" or "1–4".
+func (tr *turnRun) turnSpan(n int) string {
+	p := tr.t.Recap.Positions
+	span := strconv.Itoa(p[0])
+	if n > 1 {
+		span += "–" + strconv.Itoa(p[n-1])
+	}
+	return span
+}
+
+// foldNote is the sentence a turn's marker shows for what gave way in all
+// so far (tr.folded).
+func (tr *turnRun) foldNote() string {
+	f := tr.folded
+	var what []string
+	if f.ProgramsFolded > 0 {
+		what = append(what, fmt.Sprintf("Earlier programs folded to fit the context: %d turn(s) (%s)", f.ProgramsFolded, tr.turnSpan(f.ProgramsFolded)))
+	}
+	if f.OutputsDropped > 0 {
+		what = append(what, fmt.Sprintf("%d older output(s) of this turn dropped from the request", f.OutputsDropped))
+	}
+	if f.OutputsClipped > 0 {
+		what = append(what, fmt.Sprintf("the middle of %d newest output(s) clipped", f.OutputsClipped))
+	}
+	if f.TurnsDropped > 0 {
+		what = append(what, fmt.Sprintf("turn(s) %s dropped whole, answers too: nothing else was left to fold", tr.turnSpan(f.TurnsDropped)))
+	} else if tr.t.Recap != nil && len(tr.t.Recap.Positions) > 0 {
+		what = append(what, "every answer kept")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	note := strings.Join(what, "; ") + "."
+	return strings.ToUpper(note[:1]) + note[1:]
+}
+
+// warnCompacted adds c to the turn's fold (tr.folded), records it with the
+// turn (the marker of `vis show` and a reloaded transcript) and publishes
+// the warning event the window's banner and marker and `vis run --json`
+// show. Folding is a long session's steady state on a small window: only
+// the first compaction of a run of turns that fold raises a banner, the
+// others are Quiet (their marker only).
 func (tr *turnRun) warnCompacted(c compaction, why string) {
+	quiet := tr.foldedBefore || tr.folded != (events.ContextCompaction{})
+	if tr.State != nil {
+		tr.State.RecapFolded = true
+	}
 	var what []string
 	if c.outputs > 0 {
-		what = append(what, fmt.Sprintf("%d older output(s)", c.outputs))
+		what = append(what, fmt.Sprintf("dropped %d older output(s)", c.outputs))
+	}
+	if c.programs > 0 {
+		what = append(what, "folded the programs of turn(s) "+tr.turnSpan(c.programs))
 	}
 	if c.clipped > 0 {
-		what = append(what, fmt.Sprintf("the middle of the newest output(s) (%d)", c.clipped))
+		what = append(what, fmt.Sprintf("clipped the middle of the newest output(s) (%d)", c.clipped))
 	}
 	if c.turns > 0 {
-		p := tr.t.Recap.Positions
-		span := strconv.Itoa(p[0])
-		if c.turns > 1 {
-			span += "–" + strconv.Itoa(p[c.turns-1])
-		}
-		what = append(what, "turn(s) "+span)
+		what = append(what, "dropped turn(s) "+tr.turnSpan(c.turns)+" whole, answers too,")
 	}
-	msg := "Context window full: dropped " + strings.Join(what, " and ") + " from the request"
+	msg := "Context window full: " + strings.Join(what, " and ") + " from the request"
 	if why != "" {
 		msg += " (" + why + ")"
 	}
+	if c.turns == 0 && tr.t.Recap != nil && len(tr.t.Recap.Positions) > 0 {
+		msg += "; every answer is kept"
+	}
 	msg += "; the transcript keeps everything."
-	tr.publish(tr.iter, events.Warning{Message: msg, Context: &events.ContextCompaction{
-		OutputsDropped: c.outputs, TurnsDropped: c.turns, RequestTokens: EstimateTokens(tr.msgs),
-	}})
+	f := &tr.folded
+	f.OutputsDropped += c.outputs
+	f.OutputsClipped += c.clipped
+	f.ProgramsFolded = max(f.ProgramsFolded, c.programs)
+	f.TurnsDropped = max(f.TurnsDropped, c.turns)
+	f.RequestTokens = EstimateTokens(tr.msgs)
+	f.Note = tr.foldNote()
+	if tr.Store != nil {
+		if b, err := json.Marshal(f); err == nil {
+			if err := tr.Store.SetContextFold(tr.bg, tr.turnID, string(b)); err != nil {
+				tr.publish(tr.iter, events.Warning{Message: "The context fold could not be recorded with the turn: " + err.Error()})
+			}
+		}
+	}
+	fold := *f
+	tr.publish(tr.iter, events.Warning{Message: msg, Context: &fold, Quiet: quiet})
 }
 
 // overflowError is the provider's refusal after the loop ran out of ways

@@ -147,25 +147,43 @@ func TestOverflowClipsTheNewestOutputAsALastResort(t *testing.T) {
 	}
 }
 
-// Dropping recap turns that is enough leaves the newest output whole: the
-// last-resort clip counts what the drop saved.
-func TestCompactClipsOnlyWhenDroppingTurnsIsNotEnough(t *testing.T) {
-	init, recap := recapMessages(10, 2000, "now")
+// The order things give way in: folding the recap's programs, when that is
+// enough, leaves the newest output whole and every answer in; a recap of
+// answers alone has the newest output clipped first, and drops its oldest
+// turns only when that is not enough.
+func TestCompactOrder(t *testing.T) {
 	out := "# t1/i1\n" + strings.Repeat("z", 12000)
-	msgs := append(init,
-		chat.Message{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "c1", Name: "python_execution", Arguments: `{"code":"print(1)"}`}}},
-		chat.Message{Role: chat.RoleTool, ToolCallID: "c1", Content: out})
-	tr := &turnRun{t: Turn{Recap: recap}, msgs: msgs, base: len(init)}
-	before := EstimateTokens(tr.msgs)
-	c := tr.compact(5000)
-	if c.turns == 0 || c.clipped != 0 || c.outputs != 0 {
-		t.Fatalf("compaction = %+v (from about %d tokens to a 5,000 target)", c, before)
+	run := func(programs int) (compaction, *turnRun) {
+		init, recap := recapMessages(10, programs, 400+1600*min(1, 40-programs), "now")
+		msgs := append(init,
+			chat.Message{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "c1", Name: "python_execution", Arguments: `{"code":"print(1)"}`}}},
+			chat.Message{Role: chat.RoleTool, ToolCallID: "c1", Content: out})
+		tr := &turnRun{t: Turn{Recap: recap}, msgs: msgs, base: len(init)}
+		before := EstimateTokens(tr.msgs)
+		c := tr.compact(5000)
+		if est := EstimateTokens(tr.msgs); est > 5000 {
+			t.Errorf("programs %d: still about %d tokens (from %d)", programs, est, before)
+		}
+		return c, tr
+	}
+	// 10 turns of 40 programs and a 400-char answer, and a 12,000-char output.
+	c, tr := run(40)
+	if c.programs == 0 || c.clipped != 0 || c.outputs != 0 || c.turns != 0 {
+		t.Fatalf("compaction = %+v", c)
 	}
 	if got := tr.msgs[len(tr.msgs)-1].Content; got != out {
 		t.Errorf("the newest output was cut to %d chars", len(got))
 	}
-	if est := EstimateTokens(tr.msgs); est > 5000 {
-		t.Errorf("still about %d tokens", est)
+	if user := tr.msgs[1].Content; strings.Count(user, "you answered:") != 10 {
+		t.Errorf("answers lost:\n%s", user)
+	}
+	// 10 turns of no program and a 2,000-char answer.
+	c, tr = run(0)
+	if c.programs != 0 || c.clipped != 1 || c.turns == 0 || c.turns > 2 {
+		t.Fatalf("compaction = %+v", c)
+	}
+	if got := tr.msgs[len(tr.msgs)-1].Content; !strings.Contains(got, outputClippedNote) {
+		t.Errorf("the newest output was not clipped before answers went: %d chars", len(got))
 	}
 }
 
@@ -227,20 +245,42 @@ func TestOverflowWithNothingToDrop(t *testing.T) {
 	}
 }
 
-// recapRig returns initial messages with n prior turns whose answers are
-// long, and the Recap that rebuilds them.
-func recapMessages(n, answerChars int, text string) ([]chat.Message, *Recap) {
+// recapMessages returns initial messages with n prior turns, each with
+// programs one-line programs (~90 chars each in the recap) and an answer
+// of answerChars, and the Recap that rebuilds them.
+func recapMessages(n, programs, answerChars int, text string) ([]chat.Message, *Recap) {
 	var prev []prompt.TurnRecap
 	var pos []int
 	for i := 1; i <= n; i++ {
-		prev = append(prev, prompt.TurnRecap{Position: i, Request: fmt.Sprintf("question %d", i), Status: prompt.StatusDone,
+		var ran []string
+		for k := 1; k <= programs; k++ {
+			ran = append(ran, fmt.Sprintf("print(grep('needle %d-%d', path='src')) # %s", i, k, strings.Repeat("y", 80)))
+		}
+		prev = append(prev, prompt.TurnRecap{Position: i, Request: fmt.Sprintf("question %d", i), Status: prompt.StatusDone, Ran: ran,
 			Answer: fmt.Sprintf("answer %d: %s", i, strings.Repeat("x", answerChars))})
 		pos = append(pos, i)
 	}
-	build := func(drop int) []chat.Message {
-		return prompt.InitialMessages([]chat.Message{chat.System("SYS")}, prompt.UserInput{Text: text, Previous: prev, DropTurns: drop})
+	build := func(f RecapFold) []chat.Message {
+		return prompt.InitialMessages([]chat.Message{chat.System("SYS")}, prompt.UserInput{Text: text, Previous: prev, Fold: prompt.RecapFold(f)})
 	}
-	return build(0), &Recap{Positions: pos, Build: build}
+	return build(RecapFold{}), &Recap{Positions: pos, Build: build}
+}
+
+// contextFolds returns the Context of each warning.
+func contextFolds(ch <-chan events.Event) (msgs []string, folds []events.ContextCompaction) {
+	for {
+		select {
+		case e := <-ch:
+			if w, ok := events.As[events.Warning](e); ok {
+				msgs = append(msgs, w.Message)
+				if w.Context != nil {
+					folds = append(folds, *w.Context)
+				}
+			}
+		default:
+			return msgs, folds
+		}
+	}
 }
 
 func (r *rig) turnRecap(ctx context.Context, limit int, msgs []chat.Message, recap *Recap) Result {
@@ -254,50 +294,108 @@ func (r *rig) turnRecap(ctx context.Context, limit int, msgs []chat.Message, rec
 	return res
 }
 
-// At turn start, a recap larger than the fold budget loses its oldest
-// turns before the first request; the newest turns and the request stay.
+// At turn start, a recap larger than the fold budget gives way programs
+// first: the oldest turns' programs fold, every request and every answer
+// stays, and the turn carries a marker saying what was folded (the warning
+// event's Context, and the store's record for `vis show`).
 func TestRecapFoldedAtTurnStart(t *testing.T) {
 	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}})
 	ch, stop := r.broker.Subscribe(256)
 	defer stop()
-	msgs, recap := recapMessages(10, 2000, "now")
-	// 10 turns of ~2,000 chars ≈ 5,000 tokens; a 2,000-token window folds at 1,800.
+	// 10 turns of 40 programs (~3,700 chars) and a 400-char answer ≈ 10,000
+	// tokens; a 4,000-token window folds at 3,600.
+	msgs, recap := recapMessages(10, 40, 400, "now")
+	res := r.turnRecap(context.Background(), 4000, msgs, recap)
+	if res.Status != StatusDone {
+		t.Fatalf("%+v", res)
+	}
+	user := fmt.Sprint(r.llm.Requests()[0].Messages[1]["content"])
+	for i := 1; i <= 10; i++ {
+		if !strings.Contains(user, fmt.Sprintf("question %d\n", i)) || !strings.Contains(user, fmt.Sprintf("you answered:\nanswer %d: %s", i, strings.Repeat("x", 400))) {
+			t.Fatalf("turn %d's request or answer is missing from the first request's user message:\n%s", i, user)
+		}
+	}
+	if strings.Contains(user, "dropped turn(s)") || !strings.Contains(user, "# ── turn 1 ──\nuser asked:\nquestion 1\nyou ran:\n"+prompt.ProgramsFoldedLine(40)+"\n") ||
+		!strings.Contains(user, "needle 10-40") || strings.Contains(user, "needle 1-1'") || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow\n") {
+		t.Fatalf("first request's user message:\n%s", user)
+	}
+	if got := providertest.InputChars(r.llm.Requests()[0].Messages) / 4; got > FoldBudget(4000) {
+		t.Errorf("request of about %d tokens, budget %d", got, FoldBudget(4000))
+	}
+	folded := strings.Count(user, "program(s) folded to fit the context window")
+	if folded < 6 || folded > 9 {
+		t.Errorf("%d turns' programs folded, want the fewest that fit (6-9)", folded)
+	}
+	w, folds := contextFolds(ch)
+	span := fmt.Sprintf("1–%d", folded)
+	if len(w) != 1 || w[0] != "Context window full: folded the programs of turn(s) "+span+" from the request; every answer is kept; the transcript keeps everything." {
+		t.Errorf("warnings = %q", w)
+	}
+	note := fmt.Sprintf("Earlier programs folded to fit the context: %d turn(s) (%s); every answer kept.", folded, span)
+	if len(folds) != 1 || folds[0].ProgramsFolded != folded || folds[0].TurnsDropped != 0 || folds[0].Note != note {
+		t.Errorf("warning contexts = %+v, want %d programs folded and the note %q", folds, folded, note)
+	}
+	// The stored prompt is what was sent, and the turn keeps its marker.
+	turns, _ := r.store.ListTurns(context.Background(), r.sid)
+	full, _ := r.store.GetTurn(context.Background(), turns[0].ID)
+	if !strings.Contains(full.PromptJSON, "program(s) folded to fit") || strings.Contains(full.PromptJSON, "needle 1-1'") {
+		t.Error("the stored turn prompt is not the folded one")
+	}
+	rec, err := r.store.SessionContextFolds(context.Background(), r.sid)
+	if err != nil || !strings.Contains(rec[turns[0].ID], `"programs_folded":`+fmt.Sprint(folded)) || !strings.Contains(rec[turns[0].ID], note) {
+		t.Errorf("stored context folds = %v, %v", rec, err)
+	}
+}
+
+// Answers give way only when nothing else is left: a recap of answers alone
+// larger than the window drops its oldest turns whole, and says so.
+func TestRecapDropsTurnsOnlyAsTheLastResort(t *testing.T) {
+	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}})
+	ch, stop := r.broker.Subscribe(256)
+	defer stop()
+	msgs, recap := recapMessages(10, 2, 2000, "now")
+	// 10 turns of ~2,200 chars ≈ 5,500 tokens; a 2,000-token window folds at
+	// 1,800: every turn's programs fold, then the oldest turns go.
 	res := r.turnRecap(context.Background(), 2000, msgs, recap)
 	if res.Status != StatusDone {
 		t.Fatalf("%+v", res)
 	}
 	user := fmt.Sprint(r.llm.Requests()[0].Messages[1]["content"])
 	if !strings.HasPrefix(user, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–7 to fit the context window\n\n# ── turn 8 ──") ||
-		!strings.Contains(user, "answer 10: ") || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow\n") {
-		t.Fatalf("first request's user message:\n%.300s", user)
+		!strings.Contains(user, "answer 10: ") || strings.Contains(user, "needle") || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow\n") {
+		t.Fatalf("first request's user message:\n%.400s", user)
 	}
-	if got := providertest.InputChars(r.llm.Requests()[0].Messages) / 4; got > FoldBudget(2000) {
-		t.Errorf("request of about %d tokens, budget %d", got, FoldBudget(2000))
-	}
-	if w := warnings(ch); len(w) != 1 || !strings.HasPrefix(w[0], "Context window full: dropped turn(s) 1–7 from the request") {
+	w, folds := contextFolds(ch)
+	if len(w) != 1 || !strings.HasPrefix(w[0], "Context window full: folded the programs of turn(s) 1–10 and dropped turn(s) 1–7 whole, answers too, from the request") {
 		t.Errorf("warnings = %q", w)
 	}
-	// The stored prompt is what was sent.
-	turns, _ := r.store.ListTurns(context.Background(), r.sid)
-	full, _ := r.store.GetTurn(context.Background(), turns[0].ID)
-	if !strings.Contains(full.PromptJSON, "dropped turn(s) 1–7") {
-		t.Error("the stored turn prompt is not the folded one")
+	if len(folds) != 1 || folds[0].TurnsDropped != 7 || !strings.Contains(folds[0].Note, "turn(s) 1–7 dropped whole, answers too") {
+		t.Errorf("warning contexts = %+v", folds)
 	}
 }
 
-// After an overflow with no settled outputs to drop, the oldest turns of
-// the recap go.
+// After an overflow with no settled outputs to drop, the recap's programs
+// fold first and every answer stays.
 func TestOverflowFoldsTheRecap(t *testing.T) {
-	msgs, recap := recapMessages(6, 1000, "now")
-	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}, MaxInputChars: 3000})
+	msgs, recap := recapMessages(6, 20, 200, "now")
+	size := 0
+	for _, m := range msgs {
+		size += len([]rune(m.Content))
+	}
+	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}, MaxInputChars: size * 2 / 3})
 	res := r.turnRecap(context.Background(), 0, msgs, recap)
 	if res.Status != StatusDone {
 		t.Fatalf("%+v", res)
 	}
 	reqs := r.llm.Requests()
 	user := fmt.Sprint(reqs[len(reqs)-1].Messages[1]["content"])
-	if len(reqs) != 2 || !strings.Contains(user, "# ⋯ dropped turn(s) 1–") || !strings.Contains(user, "answer 6: ") {
+	if len(reqs) != 2 || !strings.Contains(user, prompt.ProgramsFoldedLine(20)) || strings.Contains(user, "dropped turn(s)") {
 		t.Fatalf("%d requests; last user message:\n%.300s", len(reqs), user)
+	}
+	for i := 1; i <= 6; i++ {
+		if !strings.Contains(user, fmt.Sprintf("answer %d: ", i)) {
+			t.Errorf("answer %d is missing after the overflow", i)
+		}
 	}
 }
 

@@ -102,7 +102,7 @@ func (s *State) Fold(iters []int, gist string, recap bool) (FoldSaving, error) {
 		lt.pending = append(lt.pending, pendingFold{iters: set, gist: gist})
 	}
 	if recap && tr.t.Recap != nil {
-		init := tr.t.Recap.Build(tr.dropped)
+		init := tr.t.Recap.Build(tr.fold)
 		save.Chars += messagesChars(tr.msgs[:tr.base]) - messagesChars(init)
 		save.Tokens += EstimateTokens(tr.msgs[:tr.base]) - EstimateTokens(init)
 		lt.recap = true
@@ -129,7 +129,7 @@ func (tr *turnRun) applyFolds(appendedFrom int) int {
 	}
 	if lt.recap && tr.t.Recap != nil {
 		before := tr.base
-		tr.replaceInitial(tr.t.Recap.Build(tr.dropped))
+		tr.replaceInitial(tr.t.Recap.Build(tr.fold))
 		appendedFrom += tr.base - before
 	}
 	lt.pending, lt.recap = nil, false

@@ -15,8 +15,9 @@
 // request k+1, so providers can cache the prompt. The exceptions are
 // context management (context.go): when a request does not fit the model's
 // window (the provider refused it, or the known window says it would not
-// fit), the turn's settled outputs and then the oldest prior turns of the
-// recap are dropped from the wire messages, with a warning event; and
+// fit), the turn's settled outputs and then parts of the
+// recap give way in the wire messages (its programs, and only as the last
+// resort whole turns), with a warning event and the turn's marker; and
 // folding (fold.go): the model's fold_session replaces settled iterations
 // with a one-line gist. The rewritten messages are the prefix from then on.
 // The store keeps every output in full, and records the rewritten request
@@ -78,9 +79,9 @@ type State struct {
 	// measured request divided by EstimateTokens of it (0 = not measured):
 	// the loop's size estimates are scaled by it.
 	TokenRatio float64
-	// RecapFolded: the last turn started with its recap folded. Folding at
-	// turn start is a long session's steady state on a small window: the
-	// warning is published when it starts, not on every turn after.
+	// RecapFolded: the last turn's request gave way to fit the window
+	// (context.go). Folding is a long session's steady state on a small
+	// window: the banner is raised when it starts, not on every turn after.
 	RecapFolded bool
 	// live is the running turn, for fold_session (Live, Fold).
 	live *liveTurn
@@ -147,9 +148,9 @@ type Turn struct {
 	// 200,000 is assumed for the fold budget, and requests are compacted
 	// only when the provider refuses them).
 	ContextLimit int
-	// Recap, when set, lets the loop drop the oldest prior turns of
-	// CONVERSATION-SO-FAR to fit the window (at turn start when Messages
-	// exceed FoldBudget, and after a context overflow).
+	// Recap, when set, lets the loop fold CONVERSATION-SO-FAR to fit the
+	// window (at turn start when Messages exceed FoldBudget, and after a
+	// context overflow): earlier programs first, whole turns last.
 	Recap *Recap
 	// Messages are the turn's initial messages (stable prefix + user message).
 	Messages []chat.Message
@@ -273,10 +274,17 @@ type turnRun struct {
 	lastIn  int
 	best    string // the best answer so far (sticky), for a cancelled turn
 	// base is where this turn's own messages start in msgs (after the
-	// initial messages); dropped is how many prior turns of the recap the
-	// initial messages no longer carry.
-	base, dropped int
-	sentEst       int // EstimateTokens of the last request sent
+	// initial messages); fold is how much of the recap the initial
+	// messages have folded (Recap.Build(fold) is them).
+	base int
+	fold RecapFold
+	// folded is what gave way in the turn's requests so far (the turn's
+	// context marker).
+	folded events.ContextCompaction
+	// foldedBefore: the session's turn before this one folded too (its
+	// warnings are quiet).
+	foldedBefore bool
+	sentEst      int // EstimateTokens of the last request sent
 	// gen counts the compactions that rewrote msgs; storedGen is the one
 	// the store's rebuild (turn prompt, or the newest recorded request,
 	// plus what iterations appended) stands at. A request sent while they
@@ -391,7 +399,7 @@ func utilizationHint(last, limit int, key string) string {
 	case 3:
 		return "ACTION REQUIRED: the last request was larger than the context window; older outputs are being dropped from the request automatically. " + fold + keep + " Finish the work soon."
 	case 2:
-		return "FOLD NOW: the context window is over 90% full. " + fold + "When it fills, the oldest outputs of this turn, then the oldest turns of the conversation, are dropped from the request automatically. " + keep
+		return "FOLD NOW: the context window is over 90% full. " + fold + "When it fills, the oldest outputs of this turn, then the programs of earlier turns, are folded in the request automatically (earlier answers stay). " + keep
 	case 1:
 		return "FOLD SOON: the context window is over 75% full. " + fold + "When it fills, older outputs are dropped from the request automatically. " + keep
 	}

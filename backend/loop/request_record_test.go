@@ -158,7 +158,7 @@ func TestProactiveCompactionIsRecorded(t *testing.T) {
 // records a request.
 func TestTurnStartFoldRecordsNoRequest(t *testing.T) {
 	r := newRig(t, false, printing("A", 10), providertest.Reply{Content: []string{"ok"}})
-	msgs, recap := recapMessages(10, 2000, "now")
+	msgs, recap := recapMessages(10, 10, 2000, "now")
 	if res := r.turnRecap(context.Background(), 2000, msgs, recap); res.Status != StatusDone {
 		t.Fatalf("%+v", res)
 	}

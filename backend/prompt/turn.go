@@ -141,7 +141,24 @@ func (t TurnRecap) ranLines() []string {
 // `<turn_cancelled>…</turn_cancelled>` marker). Turns with no request, no
 // programs and no answer are left out. "" when nothing is left.
 func ConversationSoFar(turns []TurnRecap) string {
-	return FoldedConversationSoFar(turns, 0)
+	return FoldedConversationSoFar(turns, RecapFold{})
+}
+
+// RecapFold is how much of CONVERSATION-SO-FAR gives way to fit the
+// context window, in the order it gives way: first the programs of the
+// oldest Programs prior turns (each turn's `you ran:` lines become one
+// ProgramsFoldedLine; its request and answer stay), then, only when every
+// turn's programs are folded and the request still does not fit, the
+// oldest Drop prior turns whole (one DroppedTurnsLine).
+type RecapFold struct {
+	Programs int
+	Drop     int
+}
+
+// ProgramsFoldedLine stands for a prior turn's n programs when they were
+// folded to fit the context window.
+func ProgramsFoldedLine(n int) string {
+	return fmt.Sprintf("  (%d program(s) folded to fit the context window)", n)
 }
 
 // DroppedTurnsLine is the line that stands for the oldest prior turns when
@@ -157,12 +174,14 @@ func DroppedTurnsLine(first, last int) string {
 }
 
 // FoldedConversationSoFar renders CONVERSATION-SO-FAR like ConversationSoFar
-// with the oldest drop turns replaced by one DroppedTurnsLine naming their
-// positions; the newer turns render in full. drop <= 0 drops nothing; a
-// drop beyond len(turns) drops them all. Turns folded by fold_session
-// render as their fold's line (TurnRecap.Folded, IterFolds) either way.
-func FoldedConversationSoFar(turns []TurnRecap, drop int) string {
-	drop = min(max(drop, 0), len(turns))
+// with fold applied: the `you ran:` lines of the oldest fold.Programs turns
+// replaced by one ProgramsFoldedLine each, and the oldest fold.Drop turns
+// replaced by one DroppedTurnsLine naming their positions (a last resort:
+// it drops answers). Counts <= 0 fold nothing; counts beyond len(turns)
+// fold them all. Turns folded by fold_session render as their fold's line
+// (TurnRecap.Folded, IterFolds) either way.
+func FoldedConversationSoFar(turns []TurnRecap, fold RecapFold) string {
+	drop := min(max(fold.Drop, 0), len(turns))
 	var sections []string
 	if drop > 0 {
 		sections = append(sections, DroppedTurnsLine(recapPosition(turns, 0), recapPosition(turns, drop-1)))
@@ -182,6 +201,9 @@ func FoldedConversationSoFar(turns []TurnRecap, drop int) string {
 		req := strings.TrimSpace(t.Request)
 		ans := strings.TrimSpace(t.Answer)
 		ran := t.ranLines()
+		if len(t.Ran) > 0 && i < fold.Programs {
+			ran = []string{ProgramsFoldedLine(len(t.Ran))}
+		}
 		if req == "" && ans == "" && len(ran) == 0 {
 			continue
 		}
@@ -239,13 +261,12 @@ type SkippedImage struct {
 type UserInput struct {
 	Text     string
 	Previous []TurnRecap
-	// DropTurns replaces the oldest DropTurns entries of Previous with one
-	// `# ⋯ dropped turn(s) a–b to fit the context window` line
-	// (FoldedConversationSoFar): the loop's way to keep a long session's
-	// first request within the model's window. 0 renders every turn.
-	DropTurns int
-	Images    []Image
-	Skipped   []SkippedImage
+	// Fold is how much of Previous gives way to fit the model's window
+	// (FoldedConversationSoFar): programs first, whole turns last. The
+	// zero value renders every turn in full.
+	Fold    RecapFold
+	Images  []Image
+	Skipped []SkippedImage
 	// SessionDelta is what changed in the `session` dict since the model last
 	// saw it (the standing block plus the deltas of earlier turns, which the
 	// recap does not carry): `session[...] = ...` lines.
@@ -293,7 +314,7 @@ func InitialMessages(stable []chat.Message, in UserInput) []chat.Message {
 	skipped = append(skipped, in.Skipped...)
 
 	text := joinNonBlank("\n",
-		FoldedConversationSoFar(in.Previous, in.DropTurns),
+		FoldedConversationSoFar(in.Previous, in.Fold),
 		Block("session-delta", strings.Join(in.SessionDelta, "\n")),
 		Block("current-user-message", trimBlankLines(in.Text)),
 		ImagesManifest(images, skipped),

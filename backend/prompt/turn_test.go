@@ -280,22 +280,50 @@ func TestFoldedConversationSoFar(t *testing.T) {
 		"  print(3)\n" +
 		"you answered:\n" +
 		"three\n"
-	if diff := cmp.Diff(want, FoldedConversationSoFar(turns, 2)); diff != "" {
+	if diff := cmp.Diff(want, FoldedConversationSoFar(turns, RecapFold{Drop: 2})); diff != "" {
 		t.Errorf("two of three dropped (-want +got):\n%s", diff)
 	}
-	if got := FoldedConversationSoFar(turns, 1); !strings.HasPrefix(got, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1 to fit the context window\n\n# ── turn 2 ──\n") {
+	if got := FoldedConversationSoFar(turns, RecapFold{Drop: 1}); !strings.HasPrefix(got, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1 to fit the context window\n\n# ── turn 2 ──\n") {
 		t.Errorf("one dropped:\n%s", got)
 	}
-	if got, want := FoldedConversationSoFar(turns, 9), ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–3 to fit the context window\n"; got != want {
+	if got, want := FoldedConversationSoFar(turns, RecapFold{Programs: 9, Drop: 9}), ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–3 to fit the context window\n"; got != want {
 		t.Errorf("all dropped = %q, want %q", got, want)
 	}
-	if FoldedConversationSoFar(turns, 0) != ConversationSoFar(turns) || FoldedConversationSoFar(turns, -1) != ConversationSoFar(turns) {
+	if FoldedConversationSoFar(turns, RecapFold{}) != ConversationSoFar(turns) || FoldedConversationSoFar(turns, RecapFold{Programs: -1, Drop: -1}) != ConversationSoFar(turns) {
 		t.Error("dropping nothing changed the recap")
 	}
-	msgs := InitialMessages([]chat.Message{chat.System("S")}, UserInput{Text: "now this", Previous: turns, DropTurns: 2})
+	msgs := InitialMessages([]chat.Message{chat.System("S")}, UserInput{Text: "now this", Previous: turns, Fold: RecapFold{Drop: 2}})
 	user := msgs[len(msgs)-1].Content
 	if !strings.HasPrefix(user, want) || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow this\n") || strings.Contains(user, "first") {
 		t.Errorf("initial user message with two turns dropped:\n%s", user)
+	}
+}
+
+// Folding programs to fit the context window keeps every request and
+// every answer: only the oldest turns' `you ran:` lines give way, one line
+// each saying how many programs were folded.
+func TestFoldedConversationSoFarPrograms(t *testing.T) {
+	turns := []TurnRecap{
+		{Position: 1, Request: "first", Ran: []string{"print(1)", "print(11)"}, Answer: "one", Status: StatusDone},
+		{Position: 2, Request: "second", Answer: "two", Status: StatusDone},
+		{Position: 3, Request: "third", Ran: []string{"print(3)"}, Status: StatusInterrupted},
+		{Position: 4, Request: "fourth", Ran: []string{"print(4)"}, Answer: "four", Status: StatusDone},
+	}
+	want := Block("conversation-so-far", strings.Join([]string{
+		"# ── turn 1 ──\nuser asked:\nfirst\nyou ran:\n" + ProgramsFoldedLine(2) + "\nyou answered:\none",
+		"# ── turn 2 ──\nuser asked:\nsecond\nyou answered:\ntwo",
+		"# ── turn 3 ──\nuser asked:\nthird\nyou ran:\n" + ProgramsFoldedLine(1) + "\n" + interruptedNote,
+		"# ── turn 4 ──\nuser asked:\nfourth\nyou ran:\n  print(4)\nyou answered:\nfour",
+	}, "\n\n"))
+	got := FoldedConversationSoFar(turns, RecapFold{Programs: 3})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("programs of three turns folded (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(ProgramsFoldedLine(2), "2 program(s) folded") {
+		t.Errorf("ProgramsFoldedLine(2) = %q", ProgramsFoldedLine(2))
+	}
+	if all := FoldedConversationSoFar(turns, RecapFold{Programs: 9}); strings.Contains(all, "print(") || strings.Count(all, "you answered:") != 3 {
+		t.Errorf("every program folded:\n%s", all)
 	}
 }
 
@@ -322,11 +350,11 @@ func TestConversationSoFarFolds(t *testing.T) {
 		t.Errorf("folded recap (-want +got):\n%s", diff)
 	}
 	// Dropping turn 1 keeps the fold's line: turn 3 is still in the recap.
-	dropped := FoldedConversationSoFar(turns, 1)
+	dropped := FoldedConversationSoFar(turns, RecapFold{Drop: 1})
 	if !strings.Contains(dropped, "# ⋯ dropped turn(s) 1 to fit") || strings.Count(dropped, "# ⋯ folded turn(s) 1, 3") != 1 {
 		t.Errorf("recap with turn 1 dropped:\n%s", dropped)
 	}
-	if all := FoldedConversationSoFar(turns[:3], 3); strings.Contains(all, "folded") {
+	if all := FoldedConversationSoFar(turns[:3], RecapFold{Drop: 3}); strings.Contains(all, "folded") {
 		t.Errorf("a fold of dropped turns survived:\n%s", all)
 	}
 }

@@ -69,7 +69,7 @@ func TestBindingsResults(t *testing.T) {
 		{"ls", map[string]any{"path": "d"}, map[string]any{"path": "d", "truncated": false,
 			"entries": []any{map[string]any{"name": "b.go", "type": "file", "size": int64(10)}}}},
 		{"cat", map[string]any{"path": "a.txt", "start": int64(2), "end": nil}, map[string]any{"path": "a.txt",
-			"start": int64(2), "end": int64(2), "total_lines": int64(2), "remaining": int64(0), "text": "     2│ two"}},
+			"start": int64(2), "end": int64(2), "total_lines": int64(2), "remaining": int64(0), "text": "2|two"}},
 		{"grep", map[string]any{"pattern": "two|package", "ignore_case": true}, map[string]any{"count": int64(2), "truncated": false,
 			"matches": []any{
 				map[string]any{"path": "a.txt", "line": int64(2), "text": "two"},
@@ -78,9 +78,9 @@ func TestBindingsResults(t *testing.T) {
 		{"glob", map[string]any{"pattern": "**/*.go"}, []any{"d/b.go"}},
 		{"write", map[string]any{"path": "n.txt", "content": "x\n"}, map[string]any{"path": "n.txt", "bytes": int64(2), "lines": int64(1), "created": true}},
 		{"patch", map[string]any{"path": "n.txt", "start": int64(1), "new": "y"}, map[string]any{"path": "n.txt", "start": int64(1), "end": int64(1),
-			"total_lines": int64(1), "diff": "--- a/n.txt\n+++ b/n.txt\n@@ -1,1 +1,1 @@\n-x\n+y", "text": "     1│ y"}},
+			"total_lines": int64(1), "diff": "--- a/n.txt\n+++ b/n.txt\n@@ -1,1 +1,1 @@\n-x\n+y", "text": "1|y"}},
 		{"patch", map[string]any{"path": "n.txt", "start": int64(1), "end": int64(0), "new": "top"}, map[string]any{"path": "n.txt", "start": int64(1), "end": int64(1),
-			"total_lines": int64(2), "diff": "--- a/n.txt\n+++ b/n.txt\n@@ -1,1 +1,2 @@\n+top\n y", "text": "     1│ top\n     2│ y"}},
+			"total_lines": int64(2), "diff": "--- a/n.txt\n+++ b/n.txt\n@@ -1,1 +1,2 @@\n+top\n y", "text": "1|top\n2|y"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

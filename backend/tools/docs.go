@@ -18,7 +18,7 @@ const docCat = `cat(path, start=1, end=None) -> dict: read numbered lines start.
 
 Returns {"path": str, "start": int, "end": int, "total_lines": int, "remaining": int, "text": str}
 plus "note": str when lines remain after end (it says how to continue) or the file is empty.
-- text holds one line per file line, formatted "%6d│ %s": the line number, "│ ", then the line exactly as in the file. The prefix is not part of the file: never copy it into patch(old=...).
+- text holds one line per file line, formatted "%*d|%s": the line number (right-aligned to the width of the last one shown), "|", then the line exactly as in the file: "7|func main() {". The prefix is not part of the file: never copy it into patch(old=...).
 - end=None reads to the end of the file, but one call shows at most 2000 lines; "remaining" counts the lines after end. Continue with cat(path, start=end+1).
 - Lines longer than 2000 bytes are shown truncated with a marker.
 - Remembers the file's content, so patch(path, start=, end=) may then edit by these line numbers.
@@ -59,7 +59,7 @@ Example: write("docs/notes.md", "# Notes\n\nFirst line.\n")`
 const docPatch = `patch(path, old=None, new=None, start=None, end=None) -> dict: edit an existing text file, by unique snippet or by line range.
 
 Two modes (new is required in both; new="" deletes):
-1. patch(path, old="exact text", new="replacement"): old must occur exactly once in the file, byte for byte (indentation included, without cat's "%6d│ " prefixes). It may span several lines or part of a line.
+1. patch(path, old="exact text", new="replacement"): old must occur exactly once in the file, byte for byte (indentation included, without cat's "12|" line-number prefixes). It may span several lines or part of a line.
 2. patch(path, start=10, end=12, new="text"): replaces lines 10..12 (inclusive, numbered as cat shows them) with the lines of new. end=None means end=start. Insert before line N with start=N, end=N-1 (N = total_lines+1 appends).
    A line-range edit needs the file read with cat (or written with write/patch) in this session and unchanged since: otherwise it fails as STALE, because the line numbers may be wrong.
 Returns {"path": str, "start": int, "end": int, "total_lines": int, "diff": str, "text": str}:

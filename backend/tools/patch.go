@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // PatchRequest selects one of patch's two modes: Old (a snippet that must
@@ -101,7 +102,10 @@ func usesCRLF(data []byte) bool {
 	return i > 0 && data[i-1] == '\r'
 }
 
-var catPrefix = regexp.MustCompile(`(?m)^\s*\d+│ `)
+// catPrefix matches a line of old that starts with cat's line-number
+// prefix ("12|"), for the hint; compiled on first use (package init is on
+// every start's path).
+var catPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ *\d+\|`) })
 
 // replaceSnippet replaces the single occurrence of old in data.
 func replaceSnippet(rel string, data []byte, old, new string) ([]byte, error) {
@@ -122,8 +126,8 @@ func replaceSnippet(rel string, data []byte, old, new string) ([]byte, error) {
 	switch len(at) {
 	case 0:
 		hint := "copy old exactly from a fresh cat (same indentation and whitespace), or edit by line range with start=/end="
-		if catPrefix.MatchString(old) {
-			hint = "old must not include the line-number prefix (\"    12│ \") that cat shows; copy only the text after it"
+		if catPrefix().MatchString(old) {
+			hint = "old must not include the line-number prefix (\"12|\") that cat shows; copy only the text after it"
 		}
 		return nil, &Error{Kind: KindNoMatch, Hint: hint,
 			Message: fmt.Sprintf("patch: old text not found in %s. %s", rel, nearMisses(splitLines(data), old))}
@@ -291,7 +295,7 @@ func nearMisses(lines []string, old string) string {
 		shown = append(shown, [2]int{lo, hi})
 		windows = append(windows, numbered(lines, lo, hi))
 	}
-	return "Nearest similar lines:\n" + strings.Join(windows, "\n   ...\n")
+	return "Nearest similar lines:\n" + strings.Join(windows, "\n...\n")
 }
 
 // dice is the Sørensen–Dice coefficient of the byte bigrams of a and b.

@@ -41,10 +41,10 @@ func TestCatWindows(t *testing.T) {
 		{"middle window", "ten.txt", 3, 5,
 			CatResult{Path: "ten.txt", Start: 3, End: 5, TotalLines: 10, Remaining: 5,
 				Note: `5 more lines (6-10); continue with cat("ten.txt", start=6)`},
-			"     3│ line 3\n     4│ line 4\n     5│ line 5"},
+			"3|line 3\n4|line 4\n5|line 5"},
 		{"end past EOF is clamped", "ten.txt", 9, 99,
 			CatResult{Path: "ten.txt", Start: 9, End: 10, TotalLines: 10},
-			"     9│ line 9\n    10│ line 10"},
+			" 9|line 9\n10|line 10"},
 		{"default window caps at 2000", "big.txt", 1, 0,
 			CatResult{Path: "big.txt", Start: 1, End: 2000, TotalLines: 2500, Remaining: 500,
 				Note: `500 more lines (2001-2500); continue with cat("big.txt", start=2001)`}, ""},
@@ -54,13 +54,13 @@ func TestCatWindows(t *testing.T) {
 		{"continue to the end", "big.txt", 2001, 0,
 			CatResult{Path: "big.txt", Start: 2001, End: 2500, TotalLines: 2500}, ""},
 		{"no trailing newline", "nonl.txt", 1, 0,
-			CatResult{Path: "nonl.txt", Start: 1, End: 2, TotalLines: 2}, "     1│ a\n     2│ b"},
+			CatResult{Path: "nonl.txt", Start: 1, End: 2, TotalLines: 2}, "1|a\n2|b"},
 		{"crlf shown without \\r", "crlf.txt", 1, 0,
-			CatResult{Path: "crlf.txt", Start: 1, End: 2, TotalLines: 2}, "     1│ one\n     2│ two"},
+			CatResult{Path: "crlf.txt", Start: 1, End: 2, TotalLines: 2}, "1|one\n2|two"},
 		{"empty file", "empty.txt", 1, 0,
 			CatResult{Path: "empty.txt", Start: 1, End: 0, Note: "the file is empty"}, ""},
 		{"unicode", "unicode.md", 1, 1,
-			CatResult{Path: "unicode.md", Start: 1, End: 1, TotalLines: 1}, "     1│ héllo → wörld"},
+			CatResult{Path: "unicode.md", Start: 1, End: 1, TotalLines: 1}, "1|héllo → wörld"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,8 +80,14 @@ func TestCatWindows(t *testing.T) {
 				if len(rows) != got.End-got.Start+1 {
 					t.Fatalf("%d rows for lines %d-%d", len(rows), got.Start, got.End)
 				}
-				if want := fmt.Sprintf("%6d│ ", got.End); !strings.HasPrefix(rows[len(rows)-1], want) {
+				if want := fmt.Sprintf("%d|", got.End); !strings.HasPrefix(rows[len(rows)-1], want) {
 					t.Errorf("last row %q does not start with %q", rows[len(rows)-1], want)
+				}
+				// The gutter is as wide as the last number shown, on every row.
+				for i, row := range rows {
+					if want := fmt.Sprintf("%*d|", len(fmt.Sprint(got.End)), got.Start+i); !strings.HasPrefix(row, want) {
+						t.Fatalf("row %d %q does not start with %q", i, row, want)
+					}
 				}
 			}
 		})
@@ -140,7 +146,7 @@ func TestCatTruncatesLongLines(t *testing.T) {
 	if !strings.Contains(r.Text, "… [line truncated: 4000 more bytes]") {
 		t.Errorf("long line not truncated as expected: ...%s", r.Text[len(r.Text)-60:])
 	}
-	if !strings.HasPrefix(r.Text, "     1│ éé") || strings.ContainsRune(r.Text, '\uFFFD') {
+	if !strings.HasPrefix(r.Text, "1|éé") || strings.ContainsRune(r.Text, '\uFFFD') {
 		t.Error("truncation broke a UTF-8 character")
 	}
 }

@@ -53,6 +53,16 @@ describe('TurnCard', () => {
     expect(text($(el, 'turn-stats'))).toBe('done 7 ms 3 iterations 2 programs 3,000 in · 62 out tokens')
   })
 
+  it('marks a turn whose request was folded to fit the context window', () => {
+    const note = 'Earlier programs folded to fit the context: 4 turn(s) (1–4); every answer kept.'
+    const fold = { outputs_dropped: 0, programs_folded: 4, outputs_clipped: 0, turns_dropped: 0, request_tokens: 900, note }
+    expect(text($(render({ ...recorded, context_fold: fold }), 'context-fold'))).toBe('⋯ ' + note)
+  })
+
+  it('has no fold marker when the request fitted', () => {
+    expect($(render(recorded), 'context-fold')).toBeNull()
+  })
+
   it('keeps the reasoning collapsed, also while it streams', () => {
     const el = render(recorded)
     const r = $(el, 'reasoning')!

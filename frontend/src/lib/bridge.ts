@@ -27,7 +27,7 @@ import type {
 import type { EngineEvent } from './events.gen'
 import type { MCPServer, MCPSettings, MCPTestResult, UserFiles } from './extensions'
 import type { ImageInput, ImageVerdict } from './attach'
-import type { TurnDiff, UndoOutcome } from './changes'
+import type { RevertOutcome, TurnDiff, UndoOutcome } from './changes'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
@@ -111,6 +111,9 @@ export const api = {
   /** Undoes turn's file changes; conflicts (nothing undone) unless mode is rest or overwrite. */
   undoTurn: (sessionId: string, turn: number, mode: '' | 'rest' | 'overwrite'): Promise<UndoOutcome> =>
     call(() => Go.UndoTurn(sessionId, turn, mode) as Promise<UndoOutcome>),
+  /** One file (hunk -1) or one hunk (0-based) of turn's changes back as before it; held while a turn runs; conflicts unless mode is overwrite. */
+  revertChange: (sessionId: string, turn: number, path: string, hunk: number, mode: '' | 'overwrite'): Promise<RevertOutcome> =>
+    call(() => Go.RevertChange(sessionId, turn, path, hunk, mode) as Promise<RevertOutcome>),
   /** A page of program call's whole kept output (0-based call), from byte offset. */
   callOutput: (sessionId: string, turn: number, iteration: number, k: number, offset: number): Promise<OutputPage> =>
     call(() => Go.CallOutput(sessionId, turn, iteration, k, offset)),

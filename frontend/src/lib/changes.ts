@@ -45,10 +45,20 @@ export interface UndoOutcome {
   conflicts: string[]
 }
 
+/** A revert of one file or hunk: done (revert.undo_turn), held until the running turn ends (revert.held), or conflicts. */
+export interface RevertOutcome {
+  revert: (UndoView & { held?: boolean }) | null
+  conflicts: string[]
+}
+
 /** What the turn card's changes view calls. mode: "" (refuse on conflicts), "rest" or "overwrite". */
 export interface ChangesApi {
   turnDiff: (sessionId: string, turn: number) => Promise<TurnDiff>
   undoTurn: (sessionId: string, turn: number, mode: '' | 'rest' | 'overwrite') => Promise<UndoOutcome>
+  /** One file (hunk -1) or one hunk (0-based) of the turn's changes back as before it. */
+  revertChange?: (sessionId: string, turn: number, path: string, hunk: number, mode: '' | 'overwrite') => Promise<RevertOutcome>
+  /** Sends text to the session as the person's next message (the composer's Submit). */
+  send?: (sessionId: string, text: string) => Promise<unknown>
 }
 
 /** "3 files changed +12 −4" */
@@ -86,4 +96,95 @@ export function fileLabel(f: FileChange): string {
   else if (f.binary) fig = 'binary'
   const mode = f.old_mode || f.new_mode ? ` · mode ${f.old_mode || '–'} → ${f.new_mode || '–'}` : ''
   return `${f.status} ${name} ${fig}${mode}`
+}
+
+/** A line of a hunk with its line numbers before (old) and after (new) the turn. */
+export interface DiffLine {
+  kind: LineKind
+  text: string
+  old?: number
+  new?: number
+}
+
+/** One hunk of a file's patch: index is its 0-based place (RevertChange's hunk). */
+export interface Hunk {
+  index: number
+  header: string
+  lines: DiffLine[]
+}
+
+/** A file's patch as its header lines and its hunks, each line numbered. */
+export function patchHunks(patch: string): { meta: string[]; hunks: Hunk[] } {
+  const lines = patch.endsWith('\n') ? patch.slice(0, -1).split('\n') : patch.split('\n')
+  const meta: string[] = []
+  const hunks: Hunk[] = []
+  let cur: Hunk | null = null
+  let o = 0
+  let n = 0
+  for (const text of lines) {
+    const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(text)
+    if (m) {
+      cur = { index: hunks.length, header: text, lines: [] }
+      hunks.push(cur)
+      o = Number(m[1])
+      n = Number(m[2])
+      continue
+    }
+    if (!cur) {
+      if (text !== '' || meta.length) meta.push(text)
+      continue
+    }
+    if (text.startsWith('+')) cur.lines.push({ kind: 'add', text, new: n++ })
+    else if (text.startsWith('-')) cur.lines.push({ kind: 'del', text, old: o++ })
+    else if (text.startsWith('\\')) cur.lines.push({ kind: 'meta', text })
+    else cur.lines.push({ kind: 'ctx', text, old: o++, new: n++ })
+  }
+  return { meta, hunks }
+}
+
+/** Whether one hunk of the file can be reverted alone (a modified text file's patch, whole). */
+export function hunksRevertable(f: FileChange): boolean {
+  return f.status === 'modified' && !f.binary && !f.too_large && !f.old_path && !f.patch_clipped && !!f.patch?.includes('\n@@')
+}
+
+/** A person's comment on a line of a turn's diff. side: the line as after the turn (new) or before it (old, a deleted line). */
+export interface DiffComment {
+  path: string
+  line: number
+  side: 'new' | 'old'
+  code: string
+  text: string
+}
+
+/** The comment's place: "path:line", a deleted line's marked as before the turn. */
+export function lineRef(c: Pick<DiffComment, 'path' | 'line' | 'side'>): string {
+  return c.side === 'old' ? `${c.path}:${c.line} (a deleted line, as before the turn)` : `${c.path}:${c.line}`
+}
+
+/** The message "Send N comments" sends to the model: each comment with its path:line and the line it is on. */
+export function commentsMessage(turn: number, cs: DiffComment[]): string {
+  const out = [`Review comments on the changes of turn ${turn}:`]
+  for (const c of cs) {
+    const code = c.code.slice(1).trim()
+    out.push('', `${lineRef(c)}${code ? ` — \`${code.replaceAll('`', "'")}\`` : ''}`, c.text.trim())
+  }
+  return out.join('\n')
+}
+
+/** "Send 1 comment", "Send 3 comments" */
+export function sendLabel(n: number): string {
+  return `Send ${n} ${n === 1 ? 'comment' : 'comments'}`
+}
+
+// Comments not sent yet, by session and turn, so a card scrolled away and
+// back (or a diff closed and opened) keeps them.
+const drafts = new Map<string, DiffComment[]>()
+
+export function draftComments(sessionId: string, turn: number): DiffComment[] {
+  return drafts.get(`${sessionId}#${turn}`) ?? []
+}
+
+export function keepComments(sessionId: string, turn: number, cs: DiffComment[]): void {
+  if (cs.length) drafts.set(`${sessionId}#${turn}`, cs)
+  else drafts.delete(`${sessionId}#${turn}`)
 }

@@ -222,8 +222,17 @@ export interface Warning {
   message: string
   /** Something failed (else a notice). */
   error?: boolean
-  /** What a context compaction dropped. */
+  /**
+   * What gave way in the turn's request to fit the context window: the
+   * turn's marker in the transcript (TurnView's context_fold after a
+   * reload).
+   */
   context?: ContextCompaction
+  /**
+   * No banner: the turn's marker only (a long session's recap folded
+   * again, as the turn before it was).
+   */
+  quiet?: boolean
 }
 
 /** Goal: a session goal was written. */
@@ -353,14 +362,31 @@ export interface TurnChanges {
 }
 
 /**
- * ContextCompaction is what the loop dropped from a request to fit the
- * model's window.
+ * ContextCompaction is what gave way in a turn's request to fit the
+ * model's window, in all so far in the turn. The order it gives way in:
+ * this turn's older outputs, the programs of earlier turns, the middle of
+ * the newest outputs, and only as the last resort earlier turns whole,
+ * their answers with them.
  */
 export interface ContextCompaction {
+  /** This turn's settled outputs replaced by a stub. */
   outputs_dropped: number
+  /**
+   * Earlier turns whose programs the recap folded (requests and answers
+   * kept).
+   */
+  programs_folded: number
+  /** Outputs of the newest iteration clipped in the middle. */
+  outputs_clipped: number
+  /** Earlier turns dropped from the recap whole, answers too. */
   turns_dropped: number
   /** The request's estimated size afterwards. */
   request_tokens: number
+  /**
+   * One sentence for people: "Earlier programs folded to fit the
+   * context: 4 turns (1–4); every answer kept."
+   */
+  note: string
 }
 
 /** GoalState is a session goal as stored (goals.Goal's wire shape). */

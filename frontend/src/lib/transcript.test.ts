@@ -358,6 +358,19 @@ describe('applyEvents', () => {
     expect(view.seq).toBe(10)
   })
 
+  it('marks the turn a context fold happened in, with a banner only when not quiet', () => {
+    const fold = { outputs_dropped: 0, programs_folded: 4, outputs_clipped: 0, turns_dropped: 0, request_tokens: 900, note: 'Earlier programs folded to fit the context: 4 turn(s) (1–4); every answer kept.' }
+    const { view } = applyEvents(base(), [
+      ev(11, 'turn-start', { request: 'q' }),
+      ev(12, 'warning', { message: 'Context window full: folded the programs of turn(s) 1–4 from the request', context: fold, quiet: true }),
+    ])
+    expect(view.turns.find((t) => t.position === 2)?.context_fold?.note).toBe(fold.note)
+    expect(view.warnings).toEqual([])
+    const loud = applyEvents(base(), [ev(11, 'warning', { message: 'Context window full: …', context: fold })]).view
+    expect(loud.warnings).toEqual(['Context window full: …'])
+    expect(loud.turns.find((t) => t.position === 2)?.context_fold?.programs_folded).toBe(4)
+  })
+
   it('puts tool calls on the program of the iteration the event names', () => {
     const v = applyEvents(base(), [
       ev(11, 'turn-start', { request: 'q' }),

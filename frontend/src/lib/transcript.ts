@@ -584,7 +584,11 @@ export function applyEvents(view: TranscriptView, events: readonly EngineEvent[]
         if (e.state === 'asked') questions = [...questions, questionOf(e)]
         break
       case 'warning':
-        if (e.message && !warnings.includes(e.message)) warnings = [...warnings, e.message]
+        // A context fold marks its turn (the snapshot's context_fold after a
+        // reload); a quiet one (the recap folded again, as the turn before)
+        // raises no banner.
+        if (e.context && t) t = { ...t, context_fold: e.context }
+        if (e.message && !e.quiet && !warnings.includes(e.message)) warnings = [...warnings, e.message]
         break
     }
     if (t && i >= 0) {

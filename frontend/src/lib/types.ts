@@ -4,7 +4,7 @@
 // events are not here: their types are generated from the Go payload
 // structs into events.gen.ts (EngineEvent).
 import type { ImageInput } from './attach'
-import type { TurnChanges } from './events.gen'
+import type { ContextCompaction, TurnChanges } from './events.gen'
 
 export interface Usage {
   input_tokens: number
@@ -93,6 +93,8 @@ export interface Turn {
   images?: TurnImage[]
   /** What the turn changed in the workspace's files (its checkpoint); absent when it ran no program. */
   changes?: TurnChanges
+  /** What gave way in the turn's request to fit the model's context window (its marker); absent when it fitted. */
+  context_fold?: ContextCompaction
 }
 
 export interface TurnImage {

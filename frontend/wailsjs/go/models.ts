@@ -585,6 +585,38 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class RevertOutcome {
+	    revert?: backend.UndoView;
+	    conflicts: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RevertOutcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.revert = this.convertValues(source["revert"], backend.UndoView);
+	        this.conflicts = source["conflicts"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SearchHit {
 	    session_id: string;
 	    workspace: string;
@@ -1118,6 +1150,7 @@ export namespace backend {
 	    removed: string[];
 	    skipped?: string[];
 	    not_restored?: string[];
+	    held?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new UndoView(source);
@@ -1132,6 +1165,7 @@ export namespace backend {
 	        this.removed = source["removed"];
 	        this.skipped = source["skipped"];
 	        this.not_restored = source["not_restored"];
+	        this.held = source["held"];
 	    }
 	}
 

@@ -57,6 +57,8 @@ export function Resources(arg1:string):Promise<Array<app.Resource>>;
 
 export function RestartResource(arg1:string,arg2:string):Promise<void>;
 
+export function RevertChange(arg1:string,arg2:number,arg3:string,arg4:number,arg5:string):Promise<app.RevertOutcome>;
+
 export function Running(arg1:string):Promise<boolean>;
 
 export function SaveMCPServer(arg1:string,arg2:any):Promise<any>;

@@ -110,6 +110,10 @@ export function RestartResource(arg1, arg2) {
   return window['go']['app']['App']['RestartResource'](arg1, arg2);
 }
 
+export function RevertChange(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['app']['App']['RevertChange'](arg1, arg2, arg3, arg4, arg5);
+}
+
 export function Running(arg1) {
   return window['go']['app']['App']['Running'](arg1);
 }
