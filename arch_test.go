@@ -49,6 +49,7 @@ var archLayers = []archLayer{
 			"backend/packs/clojure/nrepl": nil,
 			"app/notify":                  nil, // desktop notifications over D-Bus (the window's)
 			"app/notify/notifytest":       nil, // a notification server for tests
+			"internal/golden":             nil, // test files only: golden files and the one -update flag
 		},
 	},
 	{

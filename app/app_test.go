@@ -1,11 +1,9 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,9 +18,8 @@ import (
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/goals"
+	"github.com/visdesktop/vis/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // fakeEngine records calls and returns canned answers.
 type fakeEngine struct {
@@ -181,27 +178,13 @@ func TestOpenTranscriptMapsTheSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "transcript.json", b)
+	checkGolden(t, "transcript.json", b)
 }
 
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got (JSON) with testdata/name (-update rewrites it).
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./app -update)", err)
-	}
-	if diff := cmp.Diff(string(bytes.TrimSpace(want)), string(bytes.TrimSpace(got))); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", p, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", name), append(got, '\n'))
 }
 
 func TestListSessions(t *testing.T) {

@@ -231,7 +231,7 @@ func TestPromptInspector(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.MarshalIndent(got, "", "  ")
-	golden(t, "prompt.json", b)
+	checkGolden(t, "prompt.json", b)
 
 	for _, bad := range [][3]any{{"", 1, 1}, {"s1", 0, 1}, {"s1", 1, 0}} {
 		if _, err := a.Prompt(bad[0].(string), bad[1].(int), bad[2].(int)); !errors.Is(err, ErrInput) {
@@ -259,7 +259,7 @@ func TestSettingsNeverCarryTheKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.MarshalIndent(got, "", "  ")
-	golden(t, "settings.json", b)
+	checkGolden(t, "settings.json", b)
 }
 
 func TestSaveSettingsKeyActions(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
-	"flag"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -19,8 +18,6 @@ import (
 
 	"golang.org/x/image/bmp"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // picture draws a w×h test image: a gradient with a few flat blocks, plus
 // per-pixel noise of the given amplitude (0: none, 256: pure noise, which
@@ -155,22 +152,4 @@ func decodeAny(t testing.TB, b []byte) (image.Image, string) {
 		t.Fatalf("sent %s does not decode: %v", mime, err)
 	}
 	return img, mime
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs; run with -update if intended.\n--- want\n%s\n--- got\n%s", name, want, got)
-	}
 }

@@ -2,10 +2,12 @@ package attach
 
 import (
 	"image/png"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/visdesktop/vis/backend/prompt"
+	"github.com/visdesktop/vis/internal/golden"
 )
 
 // manifestInputs is a message with images of every outcome, under fixed
@@ -30,7 +32,7 @@ func manifestInputs(t *testing.T) []Input {
 // that message (seed 000, spec §2.7).
 func TestManifestGolden(t *testing.T) {
 	imgs, skipped := Prepare(manifestInputs(t), DefaultOptions())
-	golden(t, "manifest.golden", prompt.ImagesManifest(Wire(imgs), skipped))
+	golden.CheckString(t, filepath.Join("testdata", "manifest.golden"), prompt.ImagesManifest(Wire(imgs), skipped))
 
 	// The message itself: every attached image as an image_url part ahead
 	// of the text, which carries the manifest.
@@ -61,5 +63,5 @@ func TestManifestGoldenNoVision(t *testing.T) {
 	if len(Wire(imgs)) != 0 {
 		t.Fatalf("Wire = %d images for a blind model", len(Wire(imgs)))
 	}
-	golden(t, "manifest_novision.golden", prompt.ImagesManifest(Wire(imgs), skipped))
+	golden.CheckString(t, filepath.Join("testdata", "manifest_novision.golden"), prompt.ImagesManifest(Wire(imgs), skipped))
 }

@@ -2,17 +2,15 @@ package goals
 
 import (
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+	"github.com/visdesktop/vis/internal/golden"
+)
 
 func TestParseCommand(t *testing.T) {
 	set := func(objective string, budget *int64) Command {
@@ -232,27 +230,7 @@ func TestRenderGolden(t *testing.T) {
 		b.WriteString(Render(g))
 		b.WriteString("\n---\n")
 	}
-	golden(t, "render.golden", b.String())
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
+	golden.CheckString(t, filepath.Join("testdata", "render.golden"), b.String())
 }
 
 // Upper-case commands and flags mean the same as lower-case ones; they

@@ -1,18 +1,15 @@
 package prompt
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/visdesktop/vis/backend/chat"
+	goldenfile "github.com/visdesktop/vis/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // tree is a fake filesystem for one test: a canonical temp root holding a
 // user home with $VIS_HOME inside it and a workspace two levels below home.
@@ -76,23 +73,7 @@ func golden(t *testing.T, name, got string, tr tree) {
 	if tr.root != "" {
 		got = strings.ReplaceAll(got, tr.root, "$TMP")
 	}
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	goldenfile.CheckString(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 // dump renders a message list as the provider would receive it, in order.

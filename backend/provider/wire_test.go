@@ -3,9 +3,7 @@ package provider_test
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,9 +11,8 @@ import (
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/provider"
 	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // wireConversation is a turn of n iterations with every kind of message
 // the loop sends: system blocks, a multimodal user message, assistant
@@ -110,32 +107,7 @@ func TestRequestBodiesGolden(t *testing.T) {
 				t.Errorf("the cache holds %d messages, want %d", cached.Cache.Len(), len(wireConversation(4)))
 			}
 			got := append(bytes.Join(bodies, []byte("\n")), '\n')
-			path := filepath.Join("testdata", "request_"+c.name+".golden")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-				for i := range min(len(g), len(w)) {
-					if g[i] != w[i] {
-						j := 0
-						for j < len(g[i]) && j < len(w[i]) && g[i][j] == w[i][j] {
-							j++
-						}
-						t.Fatalf("request %d differs from the golden at byte %d:\ngot  …%.200s\nwant …%.200s", i+1, j, g[i][max(0, j-40):], w[i][max(0, j-40):])
-					}
-				}
-				t.Fatalf("got %d requests, the golden has %d", len(g), len(w))
-			}
+			golden.Check(t, filepath.Join("testdata", "request_"+c.name+".golden"), got)
 		})
 	}
 }

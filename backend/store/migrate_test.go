@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,9 +13,9 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata golden files")
+	"github.com/visdesktop/vis/internal/golden"
+)
 
 // schema dumps the database's schema: every table, index, trigger and view.
 func schema(t *testing.T, db *sql.DB) string {
@@ -45,19 +44,7 @@ func schema(t *testing.T, db *sql.DB) string {
 func TestSchemaGolden(t *testing.T) {
 	s := openTest(t)
 	got := schema(t, s.db)
-	golden := filepath.Join("testdata", "schema.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("schema differs from %s (-want +got); run with -update if intended:\n%s", golden, diff)
-	}
+	golden.CheckString(t, filepath.Join("testdata", "schema.golden"), got)
 }
 
 // fixture writes, with plain SQL of the schema at version v, one row into

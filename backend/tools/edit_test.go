@@ -178,15 +178,15 @@ func TestPatchGolden(t *testing.T) {
 	s, _ := newSet(t, map[string]string{"calc.go": goSrc})
 	r, err := s.Patch(ctx, "calc.go", PatchRequest{Old: ptr("\treturn a - b\n"), New: ptr("\tdiff := a - b\n\treturn diff\n")})
 	mustDo(t, err)
-	golden(t, "patch_snippet.txt", r.Diff+"\n---- text ----\n"+r.Text+"\n")
+	checkGolden(t, "patch_snippet.txt", r.Diff+"\n---- text ----\n"+r.Text+"\n")
 
 	_, err = s.Patch(ctx, "calc.go", PatchRequest{Old: ptr("func Mul(a, b int) int {\n  return a * b\n}"), New: ptr("x")})
 	e := wantKind(t, err, KindNoMatch)
-	golden(t, "patch_nomatch_whitespace.txt", e.Message+"\nhint: "+e.Hint+"\n")
+	checkGolden(t, "patch_nomatch_whitespace.txt", e.Message+"\nhint: "+e.Hint+"\n")
 
 	_, err = s.Patch(ctx, "calc.go", PatchRequest{Old: ptr("func Div(a, b int) int {\n\treturn a / b\n}"), New: ptr("x")})
 	e = wantKind(t, err, KindNoMatch)
-	golden(t, "patch_nomatch_similar.txt", e.Message+"\nhint: "+e.Hint+"\n")
+	checkGolden(t, "patch_nomatch_similar.txt", e.Message+"\nhint: "+e.Hint+"\n")
 }
 
 func TestPatchSnippetFailures(t *testing.T) {

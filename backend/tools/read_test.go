@@ -98,7 +98,7 @@ func TestCatGolden(t *testing.T) {
 	s, _ := newSet(t, map[string]string{"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n"})
 	r, err := s.Cat(context.Background(), "main.go", 1, 0)
 	mustDo(t, err)
-	golden(t, "cat_main.txt", r.Text)
+	checkGolden(t, "cat_main.txt", r.Text)
 }
 
 func TestCatFailures(t *testing.T) {

@@ -2,16 +2,13 @@ package tools
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // newSet makes a workspace with files (path -> content; a path ending in
 // "/" is an empty directory) and opens a Set on it.
@@ -57,22 +54,10 @@ func wantKind(t *testing.T, err error, kind Kind) *Error {
 	return e
 }
 
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name (-update rewrites it).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		mustDo(t, os.MkdirAll("testdata", 0o755))
-		mustDo(t, os.WriteFile(p, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("read golden %s (run go test -update): %v", p, err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", p, diff)
-	}
+	golden.CheckString(t, filepath.Join("testdata", name), got)
 }
 
 func TestNewFailsOnMissingRoot(t *testing.T) {

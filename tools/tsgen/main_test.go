@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,9 +9,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite "+Output)
+	"github.com/visdesktop/vis/internal/golden"
+)
 
 // The committed events.gen.ts is what the Go structs generate: a key
 // renamed, added or dropped in backend/events fails here until the file is
@@ -25,7 +24,7 @@ func TestGeneratedFileIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(root, Output)
-	if *update {
+	if *golden.Update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package providertest
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -16,9 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/visdesktop/vis/backend/chat"
+	"github.com/visdesktop/vis/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func post(t *testing.T, url, body string) (*http.Response, []byte, error) {
 	t.Helper()
@@ -66,19 +64,7 @@ func TestWireFormatGolden(t *testing.T) {
 				t.Errorf("content type %q", ct)
 			}
 			got := createdRE.ReplaceAll(b, []byte(`"created":1700000000`))
-			path := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("stream bytes (-want +got):\n%s", diff)
-			}
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), got)
 		})
 	}
 }
