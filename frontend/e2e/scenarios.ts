@@ -127,6 +127,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'turn card checkpoint (turn-changes, turn-diff-file[data-path][data-status] with .line.add, turn-undo, turn-undo-conflict-file, turn-undo-rest, turn-undone-by), the undo as a turn (turn-request "Undo turn 1")',
     run: true,
   },
+  'review-in-place': {
+    needs:
+      'the turn diff’s turn-diff-revert-hunk, numbered turn-diff-line[data-line][data-side] opening turn-diff-comment-text / turn-diff-comment-add, turn-diff-send-comments (the composer’s Submit), the revert as a turn (turn-request), the fake LLM request log',
+    run: true,
+  },
 }
 
 /** The scenarios to run: E2E_SCENARIOS (comma list, or "all"), else those with run: true. */
