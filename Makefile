@@ -45,7 +45,7 @@ test:
 	@scripts/timed.sh "go vet" go vet ./...
 	@scripts/timed.sh "go mod tidy check" scripts/tidy-check.sh
 	@scripts/timed.sh "go test -race" go test -race ./...
-	@scripts/timed.sh "fuzz the sandbox (10 s each)" bash -c 'for f in FuzzPrepass FuzzExec; do go test ./backend/sandbox -run "^$$" -fuzz "^$$f$$" -fuzztime 10s -fuzzminimizetime 0 || exit 1; done'
+	@scripts/timed.sh "fuzz the sandbox (10 s each)" bash -c 'for t in ./backend/sandbox/pyprep:FuzzPrepass ./backend/sandbox:FuzzExec; do go test $${t%%:*} -run "^$$" -fuzz "^$${t#*:}$$" -fuzztime 10s -fuzzminimizetime 0 || exit 1; done'
 	@scripts/timed.sh "e2e in Chromium" scripts/e2e.sh
 	@scripts/timed.sh "GUI smoke" scripts/smoke.sh
 	@scripts/timed.sh "package" env PACKAGE_SKIP_BUILD=1 scripts/package-test.sh

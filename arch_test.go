@@ -36,12 +36,13 @@ type archLayer struct {
 
 var archLayers = []archLayer{
 	{
-		doc: "0 leaves: value types, event broker, keyring, the host-function types (what a tool knows of the sandbox), the workspace, the home folder, a running tool's live output, OS confinement, the nREPL codec; no module imports",
+		doc: "0 leaves: value types, event broker, keyring, the host-function types (what a tool knows of the sandbox), the Python-to-Starlark pre-pass, the workspace, the home folder, a running tool's live output, OS confinement, the nREPL codec; no module imports",
 		pkgs: map[string][]string{
 			"backend/chat":                nil,
 			"backend/events":              nil,
 			"backend/secrets":             nil,
 			"backend/sandbox/hostfn":      nil, // Builtin, ToolError, the call's ctx: what tools import instead of the interpreter
+			"backend/sandbox/pyprep":      nil, // the line-preserving Python-to-Starlark rewrite
 			"backend/workspace":           nil,
 			"backend/homedir":             nil, // the person's home: ~ expanded and shown, VIS_HOME
 			"backend/live":                nil,
@@ -55,7 +56,7 @@ var archLayers = []archLayer{
 	{
 		doc: "1 on the leaves: config (on the home folder and canonical workspace paths); the Starlark runtime (on the host-function types); persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live); per-turn checkpoints (on the workspace)",
 		pkgs: map[string][]string{
-			"backend/sandbox":                {"backend/sandbox/hostfn"},
+			"backend/sandbox":                {"backend/sandbox/hostfn", "backend/sandbox/pyprep"},
 			"backend/config":                 {"backend/homedir", "backend/workspace"}, // ~ in trust lists, canonical workspaces
 			"backend/store":                  {"backend/chat"},
 			"backend/prompt":                 {"backend/chat", "backend/homedir", "backend/workspace"},

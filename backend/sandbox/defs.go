@@ -13,6 +13,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"github.com/visdesktop/vis/backend/sandbox/pyprep"
 )
 
 // ---- helper tracking and persistence ----
@@ -43,7 +45,7 @@ func (in *Interp) recordDefs(code string, f *syntax.File) {
 			for j := i + 1; strings.Count(stmt, "(") > strings.Count(stmt, ")") && j < len(lines); j++ {
 				stmt += "\n" + lines[j]
 			}
-			for _, name := range importBinds(stmt) {
+			for _, name := range pyprep.ImportBinds(stmt) {
 				in.imports[name] = stmt
 			}
 		}
@@ -143,56 +145,6 @@ func defDoc(d *syntax.DefStmt) string {
 	return strings.TrimSpace(s)
 }
 
-func importBinds(stmt string) []string {
-	toks, err := tokenize(stmt, 1)
-	if err != nil {
-		return nil
-	}
-	var s []token
-	for _, t := range toks {
-		if sig(t) && t.kind != tkNewline {
-			s = append(s, t)
-		}
-	}
-	if len(s) == 0 {
-		return nil
-	}
-	var out []string
-	if isName(s[0], "import") {
-		expectName := true
-		for i := 1; i < len(s); i++ {
-			switch {
-			case isName(s[i], "as") && i+1 < len(s):
-				out[len(out)-1] = s[i+1].text
-				i++
-			case isOp(s[i], ","):
-				expectName = true
-			case s[i].kind == tkName && expectName:
-				out = append(out, s[i].text)
-				expectName = false
-			}
-		}
-		return out
-	}
-	seenImport := false
-	for i := 1; i < len(s); i++ {
-		if isName(s[i], "import") {
-			seenImport = true
-			continue
-		}
-		if !seenImport || s[i].kind != tkName {
-			continue
-		}
-		if isName(s[i], "as") && i+1 < len(s) {
-			out[len(out)-1] = s[i+1].text
-			i++
-			continue
-		}
-		out = append(out, s[i].text)
-	}
-	return out
-}
-
 const defsHeader = "# Helpers defined by a Vis Desktop session; restored into new sandboxes.\n"
 
 // renderDefs renders the persisted file: imports the helpers use, then the helpers.
@@ -264,7 +216,7 @@ func (in *Interp) restoreDefs() error {
 		return fmt.Errorf("read defs: %w", err)
 	}
 	code := string(data)
-	src, err := Prepass(code)
+	src, err := pyprep.Rewrite(code)
 	if err != nil {
 		return fmt.Errorf("restore defs: %w", err)
 	}

@@ -60,24 +60,6 @@ func TestPrepassIsBoundedByTheWallLimitAndStop(t *testing.T) {
 	}
 }
 
-// BenchmarkPrepass: a 2,000-line program of ordinary statements (about
-// 130 KB), and 40,000 nested parentheses.
-func BenchmarkPrepass(b *testing.B) {
-	for name, src := range map[string]string{
-		"2000 lines": strings.Repeat("a = f(1, 2) ** 2 % 3 if a < b < c else {k: v for k, v in d.items()}\n", 2000),
-		"nested 40k": "x = " + strings.Repeat("(", 40000) + "1" + strings.Repeat(")", 40000) + "\n",
-	} {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			for i := 0; i < b.N; i++ {
-				if _, err := Prepass(src); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // A block that keeps allocating is stopped at its memory limit instead of
 // growing the app until the machine gives out.
 func TestMemoryLimitStopsAGrowingBlock(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"github.com/visdesktop/vis/backend/sandbox/pyprep"
 )
 
 // Starlark's string, list and dict method tables are unexported. We add the
@@ -84,16 +86,7 @@ func init() {
 			return starlark.True, nil
 		},
 		"isidentifier": func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			s := string(b.Receiver().(starlark.String))
-			if s == "" || !isIdentStart(s[0]) || (s[0] >= '0' && s[0] <= '9') {
-				return starlark.False, nil
-			}
-			for i := 0; i < len(s); i++ {
-				if !isIdentChar(s[i]) {
-					return starlark.False, nil
-				}
-			}
-			return starlark.True, nil
+			return starlark.Bool(pyprep.IsIdentifier(string(b.Receiver().(starlark.String)))), nil
 		},
 		"encode": func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return starlark.Bytes(string(b.Receiver().(starlark.String))), nil

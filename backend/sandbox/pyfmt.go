@@ -805,7 +805,7 @@ func pyPercent(format string, arg starlark.Value) (string, error) {
 			i++
 		}
 		st := i
-		for i < len(format) && (isDigit(format[i]) || format[i] == '*') {
+		for i < len(format) && (('0' <= format[i] && format[i] <= '9') || format[i] == '*') {
 			i++
 		}
 		if i > st {
@@ -823,7 +823,7 @@ func pyPercent(format string, arg starlark.Value) (string, error) {
 		if i < len(format) && format[i] == '.' {
 			i++
 			st = i
-			for i < len(format) && isDigit(format[i]) {
+			for i < len(format) && ('0' <= format[i] && format[i] <= '9') {
 				i++
 			}
 			s.precision, _ = strconv.Atoi(format[st:i])

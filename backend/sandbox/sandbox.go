@@ -6,7 +6,7 @@
 //   - One Interp per session. Globals (variables, defs, imports) persist
 //     across Exec calls. Exec calls on one Interp are serialized (a mutex);
 //     cancelling the ctx passed to Exec, from any goroutine, stops the block.
-//   - A line-preserving source pre-pass (Prepass) turns Python-isms into
+//   - A line-preserving source pre-pass (package pyprep) turns Python-isms into
 //     Starlark: f-strings with format specs, imports of the modules we
 //     provide (json, re, math, time, os, os.path, collections, textwrap,
 //     shlex, sys, datetime, itertools, functools, ...), `**`, `is None`,
@@ -69,6 +69,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"github.com/visdesktop/vis/backend/sandbox/hostfn"
+	"github.com/visdesktop/vis/backend/sandbox/pyprep"
 )
 
 // Hooks observe tool calls (for UI events).
@@ -324,7 +325,7 @@ func New(opts Options, builtins []hostfn.Builtin) (*Interp, error) {
 	g["defs"] = starlark.NewBuiltin("defs", in.builtinDefs)
 	for i := range builtins {
 		b := builtins[i]
-		if b.Name == "" || !isIdentifier(b.Name) {
+		if b.Name == "" || !pyprep.IsIdentifier(b.Name) {
 			return nil, fmt.Errorf("new sandbox: invalid builtin name %q", b.Name)
 		}
 		if _, dup := in.byName[b.Name]; dup {
@@ -339,7 +340,7 @@ func New(opts Options, builtins []hostfn.Builtin) (*Interp, error) {
 	}
 	for i := range in.opts.Namespaces {
 		ns := &in.opts.Namespaces[i]
-		if !isIdentifier(ns.Name) || g[ns.Name] != nil || ns.Member == nil {
+		if !pyprep.IsIdentifier(ns.Name) || g[ns.Name] != nil || ns.Member == nil {
 			return nil, fmt.Errorf("new sandbox: invalid or duplicate namespace %q", ns.Name)
 		}
 		g[ns.Name] = nsValue{in, ns}
@@ -356,18 +357,6 @@ func New(opts Options, builtins []hostfn.Builtin) (*Interp, error) {
 
 // RestoreError reports why restoring helpers from DefsPath failed (nil when it did not).
 func (in *Interp) RestoreError() error { return in.restoreErr }
-
-func isIdentifier(s string) bool {
-	if s == "" || !isIdentStart(s[0]) || isDigit(s[0]) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isIdentChar(s[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // outputBuffer collects printed text up to a limit (chars, the model's
 // copy) and, in full, up to keepLimit bytes (the person's copy), counting
@@ -489,7 +478,7 @@ func (in *Interp) run(ctx context.Context, filename, code string, lim Limits) (R
 	// against its wall limit, and Stop ends them too.
 	runCtx, clock, stopClock := startClock(ctx, lim.withDefaults(in.opts))
 	defer stopClock()
-	src, err := PrepassCtx(runCtx, code)
+	src, err := pyprep.RewriteCtx(runCtx, code)
 	switch {
 	case err != nil && errors.Is(context.Cause(runCtx), errWallLimit):
 		return finish(Result{Err: clock.timeoutError()}), nil
@@ -889,11 +878,11 @@ func toValue(v any) (starlark.Value, error) {
 // ---- errors ----
 
 func prepassError(err error) *Error {
-	var u *unsupportedError
+	var u *pyprep.UnsupportedError
 	if errors.As(err, &u) {
 		return &Error{Phase: PhaseUnsupported, Message: u.Message, Line: u.Line, Hint: u.Hint}
 	}
-	var s *prepassSyntaxError
+	var s *pyprep.SyntaxError
 	if errors.As(err, &s) {
 		return &Error{Phase: PhaseSyntax, Message: s.Msg, Line: s.Line}
 	}

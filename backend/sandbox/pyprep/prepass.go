@@ -1,4 +1,17 @@
-package sandbox
+// Package pyprep is the sandbox's pre-pass: it rewrites Python as models
+// write it into Starlark that go.starlark.net accepts (f-strings, `**`,
+// `is None`, imports of the modules the sandbox provides, generator
+// expressions, raise/assert, annotations, chained comparisons, `%`).
+//
+// Contract: the rewrite is line-preserving. The output has exactly as many
+// newlines as the input and every statement stays on the line it started
+// on, so a line number in an error is the line of the model's code
+// (FuzzPrepass holds this). Constructs the sandbox cannot run fail with an
+// *UnsupportedError naming the line and what to write instead; a tokenizer
+// failure is a *SyntaxError. Pure functions of their input, safe from any
+// goroutine; RewriteCtx stops with the ctx's error when it ends. No module
+// imports.
+package pyprep
 
 import (
 	"context"
@@ -32,23 +45,23 @@ type token struct {
 	line int
 }
 
-// unsupportedError is a construct the sandbox cannot run; Hint says what to
+// UnsupportedError is a construct the sandbox cannot run; Hint says what to
 // write instead.
-type unsupportedError struct {
+type UnsupportedError struct {
 	Line    int
 	Message string
 	Hint    string
 }
 
-func (e *unsupportedError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Message) }
+func (e *UnsupportedError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Message) }
 
-// prepassSyntaxError is a tokenizer failure (unterminated string...).
-type prepassSyntaxError struct {
+// SyntaxError is a tokenizer failure (unterminated string...).
+type SyntaxError struct {
 	Line int
 	Msg  string
 }
 
-func (e *prepassSyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 var threeCharOps = []string{"**=", "//=", ">>=", "<<=", "...", "!=="}
 var twoCharOps = []string{"**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", ":="}
@@ -219,7 +232,7 @@ func scanString(src string, i, line int) (int, error) {
 		}
 		j++
 	}
-	return 0, &prepassSyntaxError{Line: line, Msg: "unterminated string literal"}
+	return 0, &SyntaxError{Line: line, Msg: "unterminated string literal"}
 }
 
 // splitString separates a string token into prefix, quote and body.
@@ -325,7 +338,7 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 			continue
 		}
 		if c == '}' {
-			return "", &prepassSyntaxError{Line: line, Msg: "f-string: single '}' is not allowed"}
+			return "", &SyntaxError{Line: line, Msg: "f-string: single '}' is not allowed"}
 		}
 		if c != '{' {
 			lit.WriteByte(c)
@@ -341,7 +354,7 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 			if d == '"' || d == '\'' {
 				k := strings.IndexByte(body[j+1:], d)
 				if k < 0 {
-					return "", &prepassSyntaxError{Line: line, Msg: "f-string: unterminated string in expression"}
+					return "", &SyntaxError{Line: line, Msg: "f-string: unterminated string in expression"}
 				}
 				j += k + 2
 				continue
@@ -363,7 +376,7 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 			j++
 		}
 		if exprEnd < 0 {
-			return "", &prepassSyntaxError{Line: line, Msg: "f-string: expecting '}'"}
+			return "", &SyntaxError{Line: line, Msg: "f-string: expecting '}'"}
 		}
 		exprText := body[i+1 : exprEnd]
 		j = exprEnd
@@ -375,7 +388,7 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 		conv := ""
 		if j < len(body) && body[j] == '!' {
 			if j+1 >= len(body) {
-				return "", &prepassSyntaxError{Line: line, Msg: "f-string: bad conversion"}
+				return "", &SyntaxError{Line: line, Msg: "f-string: bad conversion"}
 			}
 			conv = string(body[j+1])
 			j += 2
@@ -407,7 +420,7 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 			j = k
 		}
 		if j >= len(body) || body[j] != '}' {
-			return "", &prepassSyntaxError{Line: line, Msg: "f-string: expecting '}'"}
+			return "", &SyntaxError{Line: line, Msg: "f-string: expecting '}'"}
 		}
 		i = j + 1
 		if selfDoc {
@@ -465,15 +478,15 @@ func joinTokens(toks []token) string {
 	return b.String()
 }
 
-// Prepass rewrites a Python-style program into Starlark, preserving lines.
-func Prepass(src string) (string, error) { return PrepassCtx(context.Background(), src) }
+// Rewrite rewrites a Python-style program into Starlark, preserving lines.
+func Rewrite(src string) (string, error) { return RewriteCtx(context.Background(), src) }
 
-// PrepassCtx is Prepass that stops with ctx's error once ctx ends (Stop,
+// RewriteCtx is Rewrite that stops with ctx's error once ctx ends (Stop,
 // the block's wall limit). The expression passes run one logical line at a
 // time: a rewrite never crosses a statement, and each pass rescans what it
 // is given after every rewrite, so over a whole program they were
 // quadratic in its length (332 KB of ordinary lines took three minutes).
-func PrepassCtx(ctx context.Context, src string) (string, error) {
+func RewriteCtx(ctx context.Context, src string) (string, error) {
 	toks, err := tokenize(src, 1)
 	if err != nil {
 		return "", err
@@ -613,7 +626,7 @@ func exprPassesStop(toks []token, stop stopCheck) ([]token, error) {
 				t.text = strings.ReplaceAll(t.text, "_", "")
 			}
 			if strings.HasSuffix(t.text, "j") || strings.HasSuffix(t.text, "J") {
-				return nil, &unsupportedError{Line: t.line, Message: "complex numbers are not supported", Hint: "use pairs of floats"}
+				return nil, &UnsupportedError{Line: t.line, Message: "complex numbers are not supported", Hint: "use pairs of floats"}
 			}
 		case tkName:
 			switch t.text {
@@ -640,11 +653,11 @@ func exprPassesStop(toks []token, stop stopCheck) ([]token, error) {
 				}
 				t = mk(tkOp, "==", t.line)
 			case "yield":
-				return nil, &unsupportedError{Line: t.line, Message: "`yield` (generators) is not supported", Hint: "build and return a list instead"}
+				return nil, &UnsupportedError{Line: t.line, Message: "`yield` (generators) is not supported", Hint: "build and return a list instead"}
 			}
 		case tkOp:
 			if t.text == ":=" {
-				return nil, &unsupportedError{Line: t.line, Message: "the walrus operator `:=` is not supported", Hint: "assign the value on its own line first"}
+				return nil, &UnsupportedError{Line: t.line, Message: "the walrus operator `:=` is not supported", Hint: "assign the value on its own line first"}
 			}
 		}
 		out = append(out, t)
@@ -1065,7 +1078,7 @@ func rewritePower(toks []token, stop stopCheck) ([]token, error) {
 		ls := operandStart(toks, m, p)
 		rs := nextSig(toks, idx)
 		if rs >= len(toks) {
-			return nil, &prepassSyntaxError{Line: toks[idx].line, Msg: "missing right operand of **"}
+			return nil, &SyntaxError{Line: toks[idx].line, Msg: "missing right operand of **"}
 		}
 		re := operandEnd(toks, m, rs)
 		line := toks[idx].line
@@ -1293,7 +1306,7 @@ func statementPasses(toks []token) ([]token, error) {
 
 func unsupported(t token, what string) error {
 	u := unsupportedStmts[what]
-	return &unsupportedError{Line: t.line, Message: u[0], Hint: u[1]}
+	return &UnsupportedError{Line: t.line, Message: u[0], Hint: u[1]}
 }
 
 // rewriteStatement returns replacement tokens for one logical line, or nil to keep it.
@@ -1312,7 +1325,7 @@ func rewriteStatement(stmt []token) ([]token, error) {
 		}
 	}
 	if t0.kind == tkOp && t0.text == "@" {
-		return nil, &unsupportedError{Line: line, Message: "decorators are not supported", Hint: "call the wrapper explicitly: f = wrapper(f)"}
+		return nil, &UnsupportedError{Line: line, Message: "decorators are not supported", Hint: "call the wrapper explicitly: f = wrapper(f)"}
 	}
 	if t0.kind != tkName {
 		return nil, nil
@@ -1340,7 +1353,7 @@ func rewriteStatement(stmt []token) ([]token, error) {
 		return rewriteDel(stmt, s, line)
 	case "print":
 		if len(s) > 1 && s[1].kind == tkString {
-			return nil, &unsupportedError{Line: line, Message: "`print x` is Python 2 syntax", Hint: "write print(x)"}
+			return nil, &UnsupportedError{Line: line, Message: "`print x` is Python 2 syntax", Hint: "write print(x)"}
 		}
 	case "doc", "apropos", "defs":
 		// a bare call of a discovery builtin prints its result
@@ -1382,19 +1395,49 @@ func rewriteStatement(stmt []token) ([]token, error) {
 		}
 	}
 	if len(eqs) >= 2 {
+		// a = b = expr becomes a = expr; b = a, the value's tokens kept as
+		// they are (their newlines and comments on their own lines) and the
+		// copies put after its last significant token, before a comment.
 		lastEq := eqs[len(eqs)-1]
-		value := strings.TrimSpace(joinTokens(stmt[lastEq+1:]))
-		var targets []string
+		end := len(stmt)
+		for end > lastEq+1 && !sig(stmt[end-1]) {
+			end--
+		}
+		var targets []string // each target's tokens joined on one line
 		prevEq := -1
 		for _, q := range eqs {
-			targets = append(targets, strings.TrimSpace(joinTokens(stmt[prevEq+1:q])))
+			var parts []string
+			for _, t := range stmt[prevEq+1 : q] {
+				if sig(t) {
+					parts = append(parts, t.text)
+				}
+			}
+			targets = append(targets, strings.Join(parts, " "))
 			prevEq = q
 		}
-		text := targets[0] + " = " + strings.ReplaceAll(value, "\n", " ")
+		var copies strings.Builder
 		for _, tg := range targets[1:] {
-			text += "; " + tg + " = " + targets[0]
+			copies.WriteString("; " + tg + " = " + targets[0])
 		}
-		return []token{mk(tkAtom, text+strings.Repeat("\n", nlsOf(stmt[:])), line)}, nil
+		out := append([]token{}, stmt[:eqs[0]+1]...)
+		// A target split over lines leaves its comments and newlines where
+		// they were, inside parentheses around the value.
+		var kept []token
+		for _, t := range stmt[eqs[0]+1 : lastEq+1] {
+			if t.kind == tkComment || t.kind == tkNL || strings.Contains(t.text, "\n") {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, mk(tkAtom, " (", line))
+			out = append(out, kept...)
+		}
+		out = append(out, stmt[lastEq+1:end]...)
+		if len(kept) > 0 {
+			out = append(out, mk(tkAtom, ")", line))
+		}
+		out = append(out, mk(tkAtom, copies.String(), line))
+		return append(out, stmt[end:]...), nil
 	}
 	return nil, nil
 }
@@ -1468,7 +1511,7 @@ func rewriteDel(stmt, s []token, line int) ([]token, error) {
 			inner := stmt[o+1 : last]
 			for _, t := range inner {
 				if isOp(t, ":") {
-					return nil, &unsupportedError{Line: line, Message: "`del` of a slice is not supported", Hint: "rebuild the list: xs = xs[:i] + xs[j:]"}
+					return nil, &UnsupportedError{Line: line, Message: "`del` of a slice is not supported", Hint: "rebuild the list: xs = xs[:i] + xs[j:]"}
 				}
 			}
 			var out []token
@@ -1484,7 +1527,7 @@ func rewriteDel(stmt, s []token, line int) ([]token, error) {
 			return out, nil
 		}
 	}
-	return nil, &unsupportedError{Line: line, Message: "`del` is only supported as `del d[key]` / `del xs[i]`", Hint: "rebind the name instead (x = None), or use d.pop(key)"}
+	return nil, &UnsupportedError{Line: line, Message: "`del` is only supported as `del d[key]` / `del xs[i]`", Hint: "rebind the name instead (x = None), or use d.pop(key)"}
 }
 
 func rewriteImport(s []token, line, nls int) ([]token, error) {
@@ -1503,7 +1546,7 @@ func rewriteImport(s []token, line, nls int) ([]token, error) {
 			break
 		}
 		if len(mod) == 0 {
-			return nil, &prepassSyntaxError{Line: line, Msg: "invalid import statement"}
+			return nil, &SyntaxError{Line: line, Msg: "invalid import statement"}
 		}
 		name := strings.Join(mod, ".")
 		bind := mod[0]
@@ -1534,7 +1577,7 @@ func rewriteFromImport(s []token, line, nls int) ([]token, error) {
 		if s[i].kind == tkName {
 			mod = append(mod, s[i].text)
 		} else if isOp(s[i], ".") && len(mod) == 0 {
-			return nil, &unsupportedError{Line: line, Message: "relative imports are not supported", Hint: "there are no local modules in the sandbox; define helpers with def"}
+			return nil, &UnsupportedError{Line: line, Message: "relative imports are not supported", Hint: "there are no local modules in the sandbox; define helpers with def"}
 		}
 		i++
 	}
@@ -1548,7 +1591,7 @@ func rewriteFromImport(s []token, line, nls int) ([]token, error) {
 			continue
 		}
 		if isOp(t, "*") {
-			return nil, &unsupportedError{Line: line, Message: "`from " + name + " import *` is not supported", Hint: "import the names you use: from " + name + " import a, b"}
+			return nil, &UnsupportedError{Line: line, Message: "`from " + name + " import *` is not supported", Hint: "import the names you use: from " + name + " import a, b"}
 		}
 		if t.kind == tkName {
 			b := t.text
@@ -1562,7 +1605,7 @@ func rewriteFromImport(s []token, line, nls int) ([]token, error) {
 		i++
 	}
 	if len(binds) == 0 {
-		return nil, &prepassSyntaxError{Line: line, Msg: "invalid import statement"}
+		return nil, &SyntaxError{Line: line, Msg: "invalid import statement"}
 	}
 	text := fmt.Sprintf("%s = __from(%q, %s)", strings.Join(binds, ", "), name, strings.Join(names, ", "))
 	if len(binds) == 1 {
