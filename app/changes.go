@@ -99,3 +99,30 @@ func (a *App) RevertChange(sessionID string, turn int, path string, hunk int, mo
 	}
 	return RevertOutcome{Revert: &v, Conflicts: []string{}}, nil
 }
+
+// SessionChanges lists every file the session's turns changed, with the
+// turns that changed each and its net change (the session's Changes view).
+func (a *App) SessionChanges(sessionID string) (backend.SessionChanges, error) {
+	if strings.TrimSpace(sessionID) == "" {
+		return backend.SessionChanges{}, fmt.Errorf("changes: %w: need a session", ErrInput)
+	}
+	ctx, _ := a.base()
+	c, err := a.eng.SessionChanges(ctx, sessionID)
+	if err != nil {
+		return backend.SessionChanges{}, fmt.Errorf("changes: %w", err)
+	}
+	return c, nil
+}
+
+// SessionFileDiff is one file's net diff over the session, with its patch.
+func (a *App) SessionFileDiff(sessionID, path string) (backend.FileChange, error) {
+	if strings.TrimSpace(sessionID) == "" || strings.TrimSpace(path) == "" {
+		return backend.FileChange{}, fmt.Errorf("changes: %w: need a session and a file (got %q, %q)", ErrInput, sessionID, path)
+	}
+	ctx, _ := a.base()
+	f, err := a.eng.SessionFileDiff(ctx, sessionID, path)
+	if err != nil {
+		return backend.FileChange{}, fmt.Errorf("changes: %w", err)
+	}
+	return f, nil
+}

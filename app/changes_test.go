@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -106,5 +107,38 @@ func TestRevertChange(t *testing.T) {
 		if _, err := a.RevertChange(bad.sid, bad.turn, bad.path, bad.hunk, bad.mode); !errors.Is(err, ErrInput) {
 			t.Errorf("%+v: %v", bad, err)
 		}
+	}
+}
+
+func (f *fakeEngine) SessionChanges(_ context.Context, id string) (backend.SessionChanges, error) {
+	if id == "gone" {
+		return backend.SessionChanges{}, errors.New("no such session")
+	}
+	return backend.SessionChanges{SessionID: id, From: 1, To: 2, Files: []backend.SessionFile{{Path: "a.txt", Status: "modified", Turns: []int{1, 2}, Added: 1}}, Added: 1}, nil
+}
+
+func (f *fakeEngine) SessionFileDiff(_ context.Context, id, path string) (backend.FileChange, error) {
+	return backend.FileChange{Path: path, Status: "modified", Added: 1, Patch: "@@ -1 +1 @@\n-a\n+b\n"}, nil
+}
+
+func TestSessionChanges(t *testing.T) {
+	a := New(&fakeEngine{}, Options{})
+	c, err := a.SessionChanges("s1")
+	if err != nil || len(c.Files) != 1 || !cmp.Equal(c.Files[0].Turns, []int{1, 2}) {
+		t.Fatalf("changes: %+v %v", c, err)
+	}
+	if _, err := a.SessionChanges("gone"); err == nil || !strings.Contains(err.Error(), "changes: no such session") {
+		t.Errorf("a missing session: %v", err)
+	}
+	if f, err := a.SessionFileDiff("s1", "a.txt"); err != nil || f.Path != "a.txt" {
+		t.Fatalf("file diff: %+v %v", f, err)
+	}
+	for _, bad := range [][2]string{{"", "a"}, {"s1", " "}} {
+		if _, err := a.SessionFileDiff(bad[0], bad[1]); !errors.Is(err, ErrInput) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if _, err := a.SessionChanges(""); !errors.Is(err, ErrInput) {
+		t.Errorf("no session: %v", err)
 	}
 }

@@ -67,6 +67,8 @@ type Engine interface {
 	TurnDiff(ctx context.Context, sessionID string, turn int, patch bool) (backend.TurnDiff, error)
 	UndoTurn(ctx context.Context, sessionID string, turn int, mode backend.UndoMode) (backend.UndoView, error)
 	RevertChange(ctx context.Context, sessionID string, turn int, path string, hunk int, mode backend.UndoMode) (backend.UndoView, error)
+	SessionChanges(ctx context.Context, sessionID string) (backend.SessionChanges, error)
+	SessionFileDiff(ctx context.Context, sessionID, path string) (backend.FileChange, error)
 	Settings(ctx context.Context) (backend.SettingsView, error)
 	SaveSettings(ctx context.Context, req backend.SaveSettingsRequest) (backend.SettingsView, error)
 	ListModels(ctx context.Context, baseURL string, apiKey *string) ([]string, error)

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -538,4 +539,151 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// SessionFile is one file a session's turns changed: the turns that
+// changed it (undo turns included) and its net change over the session.
+type SessionFile struct {
+	Path    string `json:"path"`
+	OldPath string `json:"old_path,omitempty"` // renamed from, over the session
+	// Status is the net change: added, deleted, modified, renamed, binary,
+	// too-large, or "unchanged" when the session's turns changed it and
+	// then put it back.
+	Status  string `json:"status"`
+	Turns   []int  `json:"turns"`
+	Added   int    `json:"added"`
+	Deleted int    `json:"deleted"`
+	Binary  bool   `json:"binary,omitempty"`
+}
+
+// SessionChanges is every file a session's turns touched.
+type SessionChanges struct {
+	SessionID string        `json:"session_id"`
+	Files     []SessionFile `json:"files"`
+	Added     int           `json:"added"`   // net, over all the files
+	Deleted   int           `json:"deleted"` // net
+	// From and To are the first and last turns with a checkpoint: the net
+	// change is from before From to after To (what the person changed
+	// between turns included).
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+// StatusUnchanged: a session file its turns changed and then put back.
+const StatusUnchanged = "unchanged"
+
+// sessionTurns is the session's turns with a checkpoint, in order.
+func (e *Engine) sessionTurns(ctx context.Context, sid string) (store.Session, []store.Turn, error) {
+	s, err := e.store.GetSession(ctx, sid)
+	if err != nil {
+		return s, nil, err
+	}
+	turns, err := e.store.ListTurns(ctx, sid)
+	if err != nil {
+		return s, nil, err
+	}
+	cs, err := e.store.SessionChanges(ctx, sid)
+	if err != nil {
+		return s, nil, err
+	}
+	k := e.keeper()
+	var out []store.Turn
+	for _, t := range turns {
+		if c, ok := cs[t.ID]; ok && c.Files > 0 && k.Has(s.Workspace, t.ID) {
+			out = append(out, t)
+		}
+	}
+	return s, out, nil
+}
+
+// SessionChanges lists every file the session's turns changed, each with
+// the turns that changed it and its net change from before the first such
+// turn to after the last one.
+func (e *Engine) SessionChanges(ctx context.Context, sessionID string) (SessionChanges, error) {
+	out := SessionChanges{SessionID: sessionID, Files: []SessionFile{}}
+	s, turns, err := e.sessionTurns(ctx, sessionID)
+	if err != nil || len(turns) == 0 {
+		return out, err
+	}
+	k := e.keeper()
+	byPath := map[string]*SessionFile{}
+	var order []string
+	for _, t := range turns {
+		ch, err := k.Diff(ctx, s.Workspace, t.ID, false)
+		if err != nil {
+			return out, fmt.Errorf("turn %d: %w", t.Position, err)
+		}
+		for _, f := range ch.Files {
+			for _, p := range []string{f.OldPath, f.Path} {
+				if p == "" {
+					continue
+				}
+				sf := byPath[p]
+				if sf == nil {
+					sf = &SessionFile{Path: p, Status: StatusUnchanged}
+					byPath[p] = sf
+					order = append(order, p)
+				}
+				if n := len(sf.Turns); n == 0 || sf.Turns[n-1] != t.Position {
+					sf.Turns = append(sf.Turns, t.Position)
+				}
+			}
+		}
+	}
+	out.From, out.To = turns[0].Position, turns[len(turns)-1].Position
+	net, err := k.DiffRange(ctx, s.Workspace, turns[0].ID, turns[len(turns)-1].ID, order, false)
+	if err != nil {
+		return out, err
+	}
+	for _, f := range net.Files {
+		sf := byPath[f.Path]
+		if sf == nil { // a rename's new name that only the net diff pairs
+			continue
+		}
+		sf.Status, sf.Added, sf.Deleted, sf.Binary = f.Status, f.Added, f.Deleted, f.Binary
+		if f.OldPath != "" {
+			sf.OldPath = f.OldPath
+			if old := byPath[f.OldPath]; old != nil && old.Status == StatusUnchanged {
+				delete(byPath, f.OldPath) // shown under its new name
+				sf.Turns = mergeTurns(sf.Turns, old.Turns)
+			}
+		}
+	}
+	for _, p := range order {
+		if sf := byPath[p]; sf != nil {
+			out.Files = append(out.Files, *sf)
+		}
+	}
+	slices.SortFunc(out.Files, func(a, b SessionFile) int { return strings.Compare(a.Path, b.Path) })
+	out.Added, out.Deleted = net.Added, net.Deleted
+	return out, nil
+}
+
+func mergeTurns(a, b []int) []int {
+	m := append(slices.Clone(a), b...)
+	slices.Sort(m)
+	return slices.Compact(m)
+}
+
+// SessionFileDiff is one file's net diff over the session (SessionChanges'
+// range), with its unified patch; a file with no net change has Status
+// "unchanged" and no patch.
+func (e *Engine) SessionFileDiff(ctx context.Context, sessionID, path string) (FileChange, error) {
+	s, turns, err := e.sessionTurns(ctx, sessionID)
+	if err != nil {
+		return FileChange{}, err
+	}
+	if len(turns) == 0 {
+		return FileChange{}, fmt.Errorf("session %s: %w (no turn has changed files yet)", sessionID, ErrNoCheckpoint)
+	}
+	net, err := e.keeper().DiffRange(ctx, s.Workspace, turns[0].ID, turns[len(turns)-1].ID, []string{path}, true)
+	if err != nil {
+		return FileChange{}, err
+	}
+	for _, f := range net.Files {
+		if f.Path == path || f.OldPath == path {
+			return f, nil
+		}
+	}
+	return FileChange{Path: path, Status: StatusUnchanged}, nil
 }

@@ -333,3 +333,57 @@ patch("f.txt", old="line 18\n", new="LINE EIGHTEEN\n")`},
 		t.Fatalf("the held revert was not applied: %q", read("f.txt"))
 	}
 }
+
+// The session's changes view: every file its turns touched, with the turns
+// (the undo included) and the net change; a file created and undone again
+// has no net change; one file's net diff.
+func TestSessionChanges(t *testing.T) {
+	llm := providertest.New(
+		providertest.Reply{Code: `write("a.txt", "new\n")
+patch("b.txt", old="one", new="ONE")`},
+		providertest.Reply{Content: []string{"One."}},
+		providertest.Reply{Code: `patch("b.txt", old="two", new="TWO")
+write("c.txt", "temp\n")`},
+		providertest.Reply{Content: []string{"Two."}},
+	)
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	ws := t.TempDir()
+	put(t, ws, "b.txt", "one\ntwo\nthree\n", 0o644)
+	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := res.SessionID
+	if _, err := e.RunTurn(ctx, SendRequest{SessionID: sid, Text: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	// Turn 3 undoes turn 2: b.txt is as after turn 1, c.txt gone.
+	if _, err := e.UndoTurn(ctx, sid, 2, UndoRefuse); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := e.SessionChanges(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SessionChanges{SessionID: sid, From: 1, To: 3, Added: 2, Deleted: 1, Files: []SessionFile{
+		{Path: "a.txt", Status: "added", Turns: []int{1}, Added: 1},
+		{Path: "b.txt", Status: "modified", Turns: []int{1, 2, 3}, Added: 1, Deleted: 1},
+		{Path: "c.txt", Status: StatusUnchanged, Turns: []int{2, 3}},
+	}}
+	if d := cmp.Diff(want, sc); d != "" {
+		t.Fatalf("session changes (-want +got):\n%s", d)
+	}
+	f, err := e.SessionFileDiff(ctx, sid, "b.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(f.Patch, "+ONE") || strings.Contains(f.Patch, "TWO") {
+		t.Fatalf("b.txt's net diff:\n%s", f.Patch)
+	}
+	if f, err := e.SessionFileDiff(ctx, sid, "c.txt"); err != nil || f.Status != StatusUnchanged || f.Patch != "" {
+		t.Fatalf("c.txt's net diff: %+v %v", f, err)
+	}
+}

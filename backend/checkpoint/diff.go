@@ -385,3 +385,40 @@ func modeText(m *meta, metaPath, treeMode string) string {
 	}
 	return fmt.Sprintf("%04o", uint32(m.perm(metaPath, treeMode)&fs.ModePerm))
 }
+
+// DiffRange returns what changed from turn from's before snapshot to turn
+// to's after snapshot (a session's net change over several turns, with
+// whatever happened between them), limited to paths when it is not nil (a
+// renamed file is kept when either of its names is in paths).
+func (k *Keeper) DiffRange(ctx context.Context, ws string, from, to int64, paths []string, withPatch bool) (Changes, error) {
+	r, unlock, err := k.open(ctx, ws)
+	if err != nil {
+		return Changes{}, err
+	}
+	defer unlock()
+	b, _, err := r.pair(from)
+	if err != nil {
+		return Changes{}, err
+	}
+	_, a, err := r.pair(to)
+	if err != nil {
+		return Changes{}, err
+	}
+	ch, err := r.diff(ctx, b, a, withPatch)
+	if err != nil || paths == nil {
+		return ch, err
+	}
+	keep := map[string]bool{}
+	for _, p := range paths {
+		keep[p] = true
+	}
+	out := Changes{Files: []FileChange{}}
+	for _, f := range ch.Files {
+		if keep[f.Path] || (f.OldPath != "" && keep[f.OldPath]) {
+			out.Files = append(out.Files, f)
+			out.Added += f.Added
+			out.Deleted += f.Deleted
+		}
+	}
+	return out, nil
+}

@@ -27,7 +27,7 @@ import type {
 import type { EngineEvent } from './events.gen'
 import type { MCPServer, MCPSettings, MCPTestResult, UserFiles } from './extensions'
 import type { ImageInput, ImageVerdict } from './attach'
-import type { RevertOutcome, TurnDiff, UndoOutcome } from './changes'
+import type { FileChange, RevertOutcome, SessionChanges, TurnDiff, UndoOutcome } from './changes'
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
@@ -114,6 +114,10 @@ export const api = {
   /** One file (hunk -1) or one hunk (0-based) of turn's changes back as before it; held while a turn runs; conflicts unless mode is overwrite. */
   revertChange: (sessionId: string, turn: number, path: string, hunk: number, mode: '' | 'overwrite'): Promise<RevertOutcome> =>
     call(() => Go.RevertChange(sessionId, turn, path, hunk, mode) as Promise<RevertOutcome>),
+  /** Every file the session's turns changed: the turns that changed each, its net change. */
+  sessionChanges: (sessionId: string): Promise<SessionChanges> => call(() => Go.SessionChanges(sessionId) as Promise<SessionChanges>),
+  /** One file's net diff over the session, with its patch. */
+  sessionFileDiff: (sessionId: string, path: string): Promise<FileChange> => call(() => Go.SessionFileDiff(sessionId, path) as Promise<FileChange>),
   /** A page of program call's whole kept output (0-based call), from byte offset. */
   callOutput: (sessionId: string, turn: number, iteration: number, k: number, offset: number): Promise<OutputPage> =>
     call(() => Go.CallOutput(sessionId, turn, iteration, k, offset)),

@@ -188,3 +188,45 @@ export function keepComments(sessionId: string, turn: number, cs: DiffComment[])
   if (cs.length) drafts.set(`${sessionId}#${turn}`, cs)
   else drafts.delete(`${sessionId}#${turn}`)
 }
+
+/** One file a session's turns touched (backend.SessionFile): its turns and net change. */
+export interface SessionFile {
+  path: string
+  old_path?: string
+  /** the net change: added, deleted, modified, renamed, binary, too-large, or unchanged */
+  status: string
+  turns: number[]
+  added: number
+  deleted: number
+  binary?: boolean
+}
+
+/** Every file a session touched (backend.SessionChanges); net from before turn from to after turn to. */
+export interface SessionChanges {
+  session_id: string
+  files: SessionFile[]
+  added: number
+  deleted: number
+  from: number
+  to: number
+}
+
+/** What the session's Changes view calls. */
+export interface SessionChangesApi {
+  sessionChanges: (sessionId: string) => Promise<SessionChanges>
+  sessionFileDiff: (sessionId: string, path: string) => Promise<FileChange>
+}
+
+/** "turn 3", "turns 1, 2 and 5" */
+export function turnsLabel(ts: number[]): string {
+  if (ts.length === 1) return `turn ${ts[0]}`
+  return `turns ${ts.slice(0, -1).join(', ')} and ${ts[ts.length - 1]}`
+}
+
+/** A session file's row: net figures, or what makes it special. */
+export function netLabel(f: SessionFile): string {
+  if (f.status === 'unchanged') return 'no net change'
+  if (f.status === 'too-large') return 'too large to keep'
+  if (f.binary) return 'binary'
+  return `+${f.added} −${f.deleted}`
+}

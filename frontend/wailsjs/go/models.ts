@@ -1100,6 +1100,70 @@ export namespace app {
 
 export namespace backend {
 	
+	export class SessionChanges {
+	    session_id: string;
+	    files: SessionFile[];
+	    added: number;
+	    deleted: number;
+	    from: number;
+	    to: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionChanges(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.files = this.convertValues(source["files"], SessionFile);
+	        this.added = source["added"];
+	        this.deleted = source["deleted"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionFile {
+	    path: string;
+	    old_path?: string;
+	    status: string;
+	    turns: number[];
+	    added: number;
+	    deleted: number;
+	    binary?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.old_path = source["old_path"];
+	        this.status = source["status"];
+	        this.turns = source["turns"];
+	        this.added = source["added"];
+	        this.deleted = source["deleted"];
+	        this.binary = source["binary"];
+	    }
+	}
 	export class TurnDiff {
 	    session_id: string;
 	    turn: number;

@@ -134,6 +134,14 @@ export function SendQueued(arg1) {
   return window['go']['app']['App']['SendQueued'](arg1);
 }
 
+export function SessionChanges(arg1) {
+  return window['go']['app']['App']['SessionChanges'](arg1);
+}
+
+export function SessionFileDiff(arg1, arg2) {
+  return window['go']['app']['App']['SessionFileDiff'](arg1, arg2);
+}
+
 export function SetAskOnRefusal(arg1) {
   return window['go']['app']['App']['SetAskOnRefusal'](arg1);
 }
