@@ -544,7 +544,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 	stable, warnings := prompt.StableMessages(env, prompt.StableOptions{
 		System:       prompt.SystemOptions{Addendum: addendum, ConfigText: rv.cfg.SystemPrompt.Text, ConfigReplace: rv.cfg.SystemPrompt.Replace, ProjectUntrusted: !rv.cfg.ProjectTrusted},
 		Shims:        prompt.DefaultShims,
-		Fragments:    append(append(fragments(active, facade), e.mcpTurn(ctx, id, rt, rv.cfg)...), e.skillsTurn(id, rt.workspace, rv.cfg.ProjectTrusted)...),
+		Fragments:    append(append(fragments(active, facade), e.mcpTurn(ctx, id, rt, rv.cfg, rv.res.Model.Vision)...), e.skillsTurn(id, rt.workspace, rv.cfg.ProjectTrusted)...),
 		SessionBlock: rt.block,
 	})
 	for _, w := range append(rv.cfg.Warnings, warnings...) {
@@ -589,7 +589,8 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 		SessionID: id, Request: req.Text, Channel: req.Channel, ModelName: rv.res.Model.Name,
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
 		Messages: recap.Build(loop.RecapFold{}), Recap: recap, View: view, DeferEnd: true,
-		Goal: &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
+		Goal:          &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
+		AfterPrograms: func() *chat.Message { return e.mcpImagesMessage(id) }, // images MCP tools returned (mcpservers.go)
 	}}, nil
 }
 

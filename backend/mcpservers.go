@@ -2,9 +2,13 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/visdesktop/vis/backend/attach"
+	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/ext"
@@ -26,8 +30,78 @@ import (
 
 // mcpSessions holds the sessions' sets.
 type mcpSessions struct {
-	mu   sync.Mutex
-	sets map[string]*mcp.Set // by session id
+	mu     sync.Mutex
+	sets   map[string]*mcp.Set   // by session id
+	images map[string]*mcpImages // by session id
+}
+
+// mcpImages are the images a session's MCP tools returned during the
+// current iteration, prepared like the person's (backend/attach) for the
+// turn's model, waiting to follow the iteration's results.
+type mcpImages struct {
+	mu      sync.Mutex
+	vision  bool // the turn's model takes images
+	n       int  // images of this turn, for their names
+	pending []attach.Prepared
+	skipped []prompt.SkippedImage
+}
+
+// mcpImagesOf returns the session's image holder, made on first ask.
+func (e *Engine) mcpImagesOf(sid string) *mcpImages {
+	e.mcp.mu.Lock()
+	defer e.mcp.mu.Unlock()
+	if e.mcp.images == nil {
+		e.mcp.images = map[string]*mcpImages{}
+	}
+	im := e.mcp.images[sid]
+	if im == nil {
+		im = &mcpImages{}
+		e.mcp.images[sid] = im
+	}
+	return im
+}
+
+// onMCPImage takes an image a tool returned: prepared like a dropped one
+// (sniffed, scaled, limits) for the conversation, or named as skipped.
+// The sentence is the program's note in place of the image.
+func (e *Engine) onMCPImage(sid string, img mcp.Image) string {
+	im := e.mcpImagesOf(sid)
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	im.n++
+	name := fmt.Sprintf("image %d of this turn, from %s", im.n, img.From)
+	prep, skipped := attach.Prepare([]attach.Input{{Name: name, Bytes: img.Data}}, attach.Options{Vision: im.vision})
+	im.skipped = append(im.skipped, skipped...)
+	if len(skipped) > 0 {
+		return "not attached: " + strings.TrimSuffix(skipped[0].Reason, " — image not attached")
+	}
+	im.pending = append(im.pending, prep...)
+	return fmt.Sprintf("attached to the conversation after this program's result as %q", name)
+}
+
+// mcpImagesMessage is the message that follows an iteration's results
+// when its tools returned images: the images as image blocks and the
+// ATTACHED-IMAGES manifest (nil when none).
+func (e *Engine) mcpImagesMessage(sid string) *chat.Message {
+	im := e.mcpImagesOf(sid)
+	im.mu.Lock()
+	pending, skipped := im.pending, im.skipped
+	im.pending, im.skipped = nil, nil
+	im.mu.Unlock()
+	if len(pending) == 0 && len(skipped) == 0 {
+		return nil
+	}
+	wired := attach.Wire(pending)
+	text := "Images returned by the MCP tools of the program(s) above.\n" + prompt.ImagesManifest(wired, skipped)
+	if len(wired) == 0 {
+		return &chat.Message{Role: chat.RoleUser, Content: text}
+	}
+	parts := make([]chat.Part, 0, len(wired)+1)
+	for _, w := range wired {
+		parts = append(parts, chat.Part{Type: "image_url", ImageURL: w.DataURL})
+	}
+	parts = append(parts, chat.Part{Type: "text", Text: text})
+	return &chat.Message{Role: chat.RoleUser, Parts: parts}
 }
 
 // mcpSet returns the session's set, made on first ask.
@@ -45,6 +119,7 @@ func (e *Engine) mcpSet(sid string, rt *sessionRT) *mcp.Set {
 		Workspace: rt.workspace,
 		Confine:   rt.confined,
 		OnStart:   func(id string, srv *mcp.Server) { e.registerMCP(sid, rt, set, id, srv) },
+		OnImage:   func(_ context.Context, img mcp.Image) string { return e.onMCPImage(sid, img) },
 		OnStop: func(id string, _ *mcp.Server) {
 			_, _ = e.resources.Stop(context.Background(), sid, mcpResourceID(id))
 		},
@@ -94,8 +169,12 @@ func (e *Engine) registerMCP(sid string, rt *sessionRT, set *mcp.Set, id string,
 // mcpTurn points the session's set at the turn's configuration, reports
 // what cannot be used, and returns the prompt's fragment listing the
 // servers (none when there are none).
-func (e *Engine) mcpTurn(ctx context.Context, sid string, rt *sessionRT, cfg *config.Config) []prompt.Fragment {
+func (e *Engine) mcpTurn(ctx context.Context, sid string, rt *sessionRT, cfg *config.Config, vision bool) []prompt.Fragment {
 	set := e.mcpSet(sid, rt)
+	im := e.mcpImagesOf(sid)
+	im.mu.Lock()
+	im.vision, im.n, im.pending, im.skipped = vision, 0, nil, nil
+	im.mu.Unlock()
 	names := make([]string, 0, len(cfg.MCPServers))
 	for n := range cfg.MCPServers {
 		names = append(names, n)
@@ -126,6 +205,7 @@ func (e *Engine) dropMCP(ctx context.Context, sid string) {
 	e.mcp.mu.Lock()
 	set := e.mcp.sets[sid]
 	delete(e.mcp.sets, sid)
+	delete(e.mcp.images, sid)
 	e.mcp.mu.Unlock()
 	if set != nil {
 		set.Close(ctx)

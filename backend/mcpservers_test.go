@@ -19,6 +19,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/mcp/mcptest"
 	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/backend/secrets"
 )
 
 // MCP servers through the real engine and the scripted model: a stdio
@@ -276,5 +277,59 @@ func alive(pid int) bool {
 			return true
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// An image an MCP tool returns is attached like a dropped one: for a
+// vision model it follows the program's result as an image block with the
+// ATTACHED-IMAGES manifest, and the program's note says so; for a model
+// without vision the note and the manifest say it is not attached and no
+// image data is sent.
+func TestMCPImagesAttached(t *testing.T) {
+	bin := buildMCPServer(t)
+	for _, vision := range []bool{true, false} {
+		t.Run(fmt.Sprintf("vision=%v", vision), func(t *testing.T) {
+			llm := providertest.New(
+				providertest.Reply{Code: "r = mcp.s.image()\nprint(r[1])"},
+				providertest.Reply{Content: []string{"seen"}},
+			)
+			defer llm.Close()
+			home, ws := t.TempDir(), t.TempDir()
+			cfg := fmt.Sprintf("providers:\n  - id: local\n    base_url: %s\n    models: [{name: v, vision: %v}]\nmcp_servers:\n  s:\n    command: %s\n", llm.URL, vision, bin)
+			if err := os.WriteFile(filepath.Join(home, "config.yml"), []byte(cfg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e, err := Open(context.Background(), Options{Home: home, Getenv: func(string) string { return "" }, Secrets: secrets.NewWith(filepath.Join(home, "s.json"), nil)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			res, err := e.Run(context.Background(), "", Input{Workspace: ws, Text: "look at the picture"})
+			if err != nil || res.Answer != "seen" {
+				t.Fatalf("%+v %v", res, err)
+			}
+			second := llm.Requests()[1]
+			raw := string(second.Raw)
+			last := second.Messages[len(second.Messages)-1]
+			tool := second.Messages[len(second.Messages)-2]
+			if vision {
+				if !strings.Contains(fmt.Sprint(tool["content"]), `attached to the conversation after this program's result as "image 1 of this turn, from mcp.s.image"`) {
+					t.Errorf("the program's note:\n%v", tool["content"])
+				}
+				if last["role"] != "user" || !strings.Contains(raw, `"url":"data:image/png;base64,`) || !strings.Contains(raw, "image 1 of this turn, from mcp.s.image (image/png") {
+					t.Errorf("the image does not follow the result as an image block with its manifest:\n%s", raw)
+				}
+			} else {
+				if !strings.Contains(fmt.Sprint(tool["content"]), "not attached: the active model has no vision") {
+					t.Errorf("the program's note:\n%v", tool["content"])
+				}
+				if strings.Contains(raw, "data:image/png") || !strings.Contains(fmt.Sprint(last["content"]), "NOT attached") {
+					t.Errorf("a model without vision got image data or no manifest:\n%s", raw)
+				}
+			}
+			if n := strings.Count(string(llm.Requests()[0].Raw), "data:image"); n != 0 {
+				t.Errorf("the first request carries %d images", n)
+			}
+		})
 	}
 }

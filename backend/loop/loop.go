@@ -163,6 +163,11 @@ type Turn struct {
 	// OnStart, when set, runs once the turn is recorded (e.g. to link the
 	// message's images to it).
 	OnStart func(ctx context.Context, turnID int64)
+	// AfterPrograms, when set, is called once an iteration's program
+	// results are in the conversation; a message it returns (the images
+	// the programs' tools returned) follows them, and is persisted with
+	// the iteration.
+	AfterPrograms func() *chat.Message
 	// OnUsage, when set, is called as each response's usage arrives (before
 	// its programs run) with the turn's position, its usage so far and the
 	// response's own, so the footer's figures follow the turn live.
@@ -599,6 +604,11 @@ func (tr *turnRun) run() Result {
 		} else {
 			for i, p := range progs {
 				tr.msgs = append(tr.msgs, chat.Message{Role: chat.RoleTool, ToolCallID: p.CallID, Content: results[i]})
+			}
+		}
+		if tr.t.AfterPrograms != nil {
+			if m := tr.t.AfterPrograms(); m != nil {
+				tr.msgs = append(tr.msgs, *m)
 			}
 		}
 		tr.persist(it, appendedFrom)

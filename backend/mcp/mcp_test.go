@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -141,7 +142,7 @@ print(mcp.test_srv.image())
 print(mcp.web.add(a=1, b=1))
 print(mcp.web.describe(name="zz")["length"])
 `, time.Minute))
-	want := "5\n42\n3 ['a', 'b'] 0.5 True red <class 'int'>\n['one', '[image image/png, 8 bytes, from mcp.test_srv.image: not shown (MCP images are not attached to the conversation yet)]', 'two']\n2\n2\n"
+	want := fmt.Sprintf("5\n42\n3 ['a', 'b'] 0.5 True red <class 'int'>\n['one', '[image image/png, %d bytes, from mcp.test_srv.image: not shown (images are not attached here)]', 'two']\n2\n2\n", len(mcptest.PNG))
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}

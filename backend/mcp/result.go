@@ -53,15 +53,27 @@ func numbers(v any) any {
 	return v
 }
 
+// Image is an image a tool returned, handed to the Set's OnImage (the
+// engine attaches it to the conversation like the person's images).
+type Image struct {
+	MIME string
+	Data []byte
+	From string // the function: mcp.<server>.<tool>
+}
+
 // Value is what a program gets from a tool's result: the structured
 // content when there is one (as dicts, lists and scalars), else the text
-// parts (one string, or a list of strings when several). An image or
-// audio part becomes a note string (its type and size; attaching MCP
-// images to the conversation is not done yet), a resource link or an
-// embedded resource a dict with its uri (and text when it has some). No
+// parts (one string, or a list of strings when several). An image part is
+// handed to onImage, whose sentence (attached or why not) becomes the
+// part's note string; without onImage the note says it is not shown. An
+// audio part becomes a note string (its type and size), a resource link or
+// an embedded resource a dict with its uri (and text when it has some). No
 // content is None. A result with isError is a *hostfn.ToolError carrying
 // the server's message.
-func Value(fn string, res *sdk.CallToolResult) (any, error) {
+func Value(fn string, res *sdk.CallToolResult) (any, error) { return ValueWith(fn, res, nil) }
+
+// ValueWith is Value with images handed to onImage.
+func ValueWith(fn string, res *sdk.CallToolResult, onImage func(Image) string) (any, error) {
 	if res.IsError {
 		msg := strings.TrimSpace(strings.Join(texts(res.Content), "\n"))
 		if msg == "" {
@@ -78,7 +90,11 @@ func Value(fn string, res *sdk.CallToolResult) (any, error) {
 		case *sdk.TextContent:
 			parts = append(parts, x.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes, from %s: not shown (MCP images are not attached to the conversation yet)]", x.MIMEType, len(x.Data), fn))
+			what := "not shown (images are not attached here)"
+			if onImage != nil {
+				what = onImage(Image{MIME: x.MIMEType, Data: x.Data, From: fn})
+			}
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes, from %s: %s]", x.MIMEType, len(x.Data), fn, what))
 		case *sdk.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes, from %s: not shown]", x.MIMEType, len(x.Data), fn))
 		case *sdk.ResourceLink:

@@ -25,6 +25,8 @@ type Set struct {
 	onStart func(ident string, srv *Server)
 	// onStop is called after Update stopped a server.
 	onStop func(ident string, srv *Server)
+	// onImage: SetOptions.OnImage.
+	onImage func(ctx context.Context, img Image) string
 
 	mu      sync.Mutex
 	servers map[string]*Server // by ident
@@ -36,11 +38,14 @@ type SetOptions struct {
 	Confine   func(context.Context) context.Context
 	OnStart   func(ident string, srv *Server)
 	OnStop    func(ident string, srv *Server)
+	// OnImage receives each image a tool returns (ctx is the call's) and
+	// says what became of it, for the program's note; nil: not shown.
+	OnImage func(ctx context.Context, img Image) string
 }
 
 // NewSet returns a session's empty set.
 func NewSet(o SetOptions) *Set {
-	return &Set{workspace: o.Workspace, confine: o.Confine, onStart: o.OnStart, onStop: o.OnStop, servers: map[string]*Server{}}
+	return &Set{workspace: o.Workspace, confine: o.Confine, onStart: o.OnStart, onStop: o.OnStop, onImage: o.OnImage, servers: map[string]*Server{}}
 }
 
 // Update sets the configured servers. It returns one warning per config
@@ -266,7 +271,10 @@ func (s *Set) call(ctx context.Context, srv *Server, group, member string, raw m
 		}
 		return nil, &hostfn.ToolError{Message: fn + ": " + err.Error(), Hint: "the MCP server refused the call or its connection failed; see its log in the resources panel"}
 	}
-	return Value(fn, res)
+	if s.onImage == nil {
+		return Value(fn, res)
+	}
+	return ValueWith(fn, res, func(img Image) string { return s.onImage(ctx, img) })
 }
 
 // bindArgs turns a call's positional and keyword arguments into the

@@ -9,14 +9,33 @@
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// PNG is the image image() returns: a real 2×2 PNG (red, green, blue,
+// white), so it passes the engine's image intake.
+var PNG = func() []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
+	img.Set(0, 0, color.NRGBA{255, 0, 0, 255})
+	img.Set(1, 0, color.NRGBA{0, 255, 0, 255})
+	img.Set(0, 1, color.NRGBA{0, 0, 255, 255})
+	img.Set(1, 1, color.NRGBA{255, 255, 255, 255})
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}()
 
 // CallLog records calls (safe for concurrent use); Path, when set, gets
 // every line appended too.
@@ -106,7 +125,7 @@ func New(log *CallLog) *mcp.Server {
 	s.AddTool(&mcp.Tool{Name: "image", Description: "Returns two texts and an image.", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			log.add("image", req.Params.Arguments)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "one"}, &mcp.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG....")}, &mcp.TextContent{Text: "two"}}}, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "one"}, &mcp.ImageContent{MIMEType: "image/png", Data: PNG}, &mcp.TextContent{Text: "two"}}}, nil
 		})
 	return s
 }
