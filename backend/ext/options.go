@@ -123,7 +123,7 @@ func DeclaredOptions() []PackOptions {
 	return out
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // EnvOf reads the "env" option: a dict of strings, returned as NAME=value
 // entries sorted by name (nil when absent), to add to a child's
@@ -153,7 +153,7 @@ func EnvOf(opts map[string]any) ([]string, error) {
 	}
 	out := make([]string, 0, len(m))
 	for k, s := range m {
-		if !envName.MatchString(k) {
+		if !envName().MatchString(k) {
 			return nil, fmt.Errorf("env name %q is not a variable name", k)
 		}
 		out = append(out, k+"="+s)

@@ -266,7 +266,7 @@ func (a *Active) Fragments() []Fragment {
 	return append([]Fragment(nil), a.fragments...)
 }
 
-var blankRuns = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+var blankRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`) })
 
 // NormalizeText trims text, drops trailing spaces on each line and collapses
 // runs of blank lines into one (no triple newlines in the prompt).
@@ -277,7 +277,7 @@ func NormalizeText(s string) string {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	s = strings.Join(lines, "\n")
-	s = blankRuns.ReplaceAllString(s, "\n\n")
+	s = blankRuns().ReplaceAllString(s, "\n\n")
 	return strings.TrimSpace(s)
 }
 

@@ -33,6 +33,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -100,7 +101,7 @@ var knownLanguages = map[string]bool{
 	"shell": true, "bash": true, "node": true, "bun": true, "js": true, "ts": true, "py": true, "clj": true,
 }
 
-var languageName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*$`)
+var languageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*$`) })
 
 type handler struct {
 	ext string
@@ -318,7 +319,7 @@ func normLanguage(s string) string {
 
 // isKnownLanguage reports whether a lone string argument names a language.
 func (f *Facade) isKnownLanguage(s string) bool {
-	if !languageName.MatchString(s) {
+	if !languageName().MatchString(s) {
 		return false
 	}
 	l := normLanguage(s)
@@ -392,7 +393,7 @@ func (f *Facade) callTool(ctx context.Context, verb string, args []any, kwargs m
 		}
 	case 2:
 		s, ok := args[0].(string)
-		if !ok || !languageName.MatchString(s) {
+		if !ok || !languageName().MatchString(s) {
 			return nil, badArgs(verb, "Expected (arg) or (language, arg); %v is not a language name", args[0])
 		}
 		c.language = normLanguage(s)
@@ -1041,7 +1042,7 @@ func (f *Facade) isReplID(s string) bool {
 	if _, ok := f.lookup(s); ok {
 		return true
 	}
-	return !languageName.MatchString(s)
+	return !languageName().MatchString(s)
 }
 
 func typeName(v any) string {

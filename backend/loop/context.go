@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/events"
@@ -147,18 +148,22 @@ func messageTokens(m *chat.Message) int {
 }
 
 var (
-	limitREs = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)maximum context length is (\d[\d,]*)`),
-		regexp.MustCompile(`(?i)(\d[\d,]*) tokens? maximum`),
-		regexp.MustCompile(`(?i)> (\d[\d,]*) maximum`),
-		regexp.MustCompile(`(?i)context (?:length|size|window) of (?:only )?(\d[\d,]*)`),
-		regexp.MustCompile(`(?i)available context size \((\d[\d,]*)`),
-	}
-	measuredREs = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\((\d[\d,]*) in the messages`),
-		regexp.MustCompile(`(?i)(?:resulted in|you requested|prompt is too long:) (\d[\d,]*) tokens`),
-		regexp.MustCompile(`(?i)request \((\d[\d,]*) tokens\)`),
-	}
+	limitREs = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			regexp.MustCompile(`(?i)maximum context length is (\d[\d,]*)`),
+			regexp.MustCompile(`(?i)(\d[\d,]*) tokens? maximum`),
+			regexp.MustCompile(`(?i)> (\d[\d,]*) maximum`),
+			regexp.MustCompile(`(?i)context (?:length|size|window) of (?:only )?(\d[\d,]*)`),
+			regexp.MustCompile(`(?i)available context size \((\d[\d,]*)`),
+		}
+	})
+	measuredREs = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			regexp.MustCompile(`(?i)\((\d[\d,]*) in the messages`),
+			regexp.MustCompile(`(?i)(?:resulted in|you requested|prompt is too long:) (\d[\d,]*) tokens`),
+			regexp.MustCompile(`(?i)request \((\d[\d,]*) tokens\)`),
+		}
+	})
 )
 
 // parseOverflow reads the window and the refused request's size, in
@@ -175,7 +180,7 @@ func parseOverflow(msg string) (limit, measured int) {
 		}
 		return 0
 	}
-	return num(limitREs), num(measuredREs)
+	return num(limitREs()), num(measuredREs())
 }
 
 // windowTokens is the window the turn works with: the model's, else

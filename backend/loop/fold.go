@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/chat"
@@ -34,7 +35,7 @@ import (
 // foldedPrefix opens a fold breadcrumb line.
 const foldedPrefix = "# ⋯ folded "
 
-var crumbRe = regexp.MustCompile(`^# ⋯ folded t(\d+)/i(\d+)(?:-i(\d+))? · `)
+var crumbRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^# ⋯ folded t(\d+)/i(\d+)(?:-i(\d+))? · `) })
 
 // iterSpan is where an iteration of the running turn has its messages in
 // turnRun.msgs: [from, to).
@@ -230,7 +231,7 @@ func foldMessages(turn int, msgs []chat.Message, spans []iterSpan, set map[int]b
 
 // crumbRange reads the iterations a breadcrumb of turn names.
 func crumbRange(line string, turn int) (int, int, bool) {
-	m := crumbRe.FindStringSubmatch(line)
+	m := crumbRe().FindStringSubmatch(line)
 	if m == nil {
 		return 0, 0, false
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/visdesktop/vis/backend/store"
 )
@@ -115,8 +116,8 @@ type FoldKey struct {
 }
 
 var (
-	pointRe = regexp.MustCompile(`^t(\d+)(?:/i(\d+)(?:/f\d+)?)?$`)
-	iterRe  = regexp.MustCompile(`^i(\d+)(?:/f\d+)?$`)
+	pointRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^t(\d+)(?:/i(\d+)(?:/f\d+)?)?$`) })
+	iterRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^i(\d+)(?:/f\d+)?$`) })
 )
 
 func refuse(format string, args ...any) error {
@@ -124,7 +125,7 @@ func refuse(format string, args ...any) error {
 }
 
 func parsePoint(s string) (point, bool) {
-	m := pointRe.FindStringSubmatch(strings.TrimSpace(s))
+	m := pointRe().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return point{}, false
 	}
@@ -180,7 +181,7 @@ func ParseFoldKey(key string) (FoldKey, error) {
 			}
 			hi, ok := parsePoint(b)
 			if !ok {
-				m := iterRe.FindStringSubmatch(b)
+				m := iterRe().FindStringSubmatch(b)
 				if m == nil || lo.iter == 0 {
 					return k, bad() // `iM` as an end needs `tN/iK` as the start
 				}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/visdesktop/vis/backend/chat"
 )
@@ -61,13 +62,15 @@ func codeFromArguments(raw string) (string, bool) {
 	return "", false
 }
 
-var fenceRe = regexp.MustCompile("(?s)^\\s*```[a-zA-Z0-9_+-]*[ \\t]*\\n(.*?)\\n?```\\s*$")
+var fenceRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?s)^\\s*```[a-zA-Z0-9_+-]*[ \\t]*\\n(.*?)\\n?```\\s*$")
+})
 
 // preflight checks one program before it runs, repairing what is safe to
 // repair (a Markdown fence around the whole program) and rejecting what would
 // waste a run.
 func preflight(p program) program {
-	if m := fenceRe.FindStringSubmatch(p.Code); m != nil {
+	if m := fenceRe().FindStringSubmatch(p.Code); m != nil {
 		p.Code = m[1]
 	}
 	trimmed := strings.TrimSpace(p.Code)
@@ -158,13 +161,13 @@ func programsFromResponse(calls []chat.ToolCall, toolName string, cut bool) []pr
 	return out
 }
 
-var anyFenceRe = regexp.MustCompile("(?s)```([a-zA-Z0-9_+-]*)[ \\t]*\\n(.*?)```")
+var anyFenceRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```([a-zA-Z0-9_+-]*)[ \\t]*\\n(.*?)```") })
 
 // fencedProgram extracts the program from a reply of a model without tool
 // calling: the first fenced block tagged python/py/starlark, else the first
 // untagged one. The remaining text is returned as prose.
 func fencedProgram(content string) (code, prose string, ok bool) {
-	ms := anyFenceRe.FindAllStringSubmatchIndex(content, -1)
+	ms := anyFenceRe().FindAllStringSubmatchIndex(content, -1)
 	pick := -1
 	for i, m := range ms {
 		lang := strings.ToLower(content[m[2]:m[3]])
@@ -183,19 +186,19 @@ func fencedProgram(content string) (code, prose string, ok bool) {
 	return content[m[4]:m[5]], strings.TrimSpace(content[:m[0]] + content[m[1]:]), true
 }
 
-var wsRe = regexp.MustCompile(`\s+`)
+var wsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+`) })
 
 // proseBeyondCode returns the assistant prose that accompanied tool calls
 // when it says more than the code itself: fenced blocks are removed and
 // prose equal to the code (whitespace-squashed) is dropped.
 func proseBeyondCode(content string, codes []string) string {
-	p := strings.TrimSpace(anyFenceRe.ReplaceAllString(content, ""))
+	p := strings.TrimSpace(anyFenceRe().ReplaceAllString(content, ""))
 	if p == "" {
 		return ""
 	}
-	sq := wsRe.ReplaceAllString(p, " ")
+	sq := wsRe().ReplaceAllString(p, " ")
 	for _, c := range codes {
-		if sq == wsRe.ReplaceAllString(strings.TrimSpace(c), " ") {
+		if sq == wsRe().ReplaceAllString(strings.TrimSpace(c), " ") {
 			return ""
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -153,9 +154,13 @@ func redact(s, key string) string {
 	return s
 }
 
-var contextOverflowRE = regexp.MustCompile(`(?i)context[ _-]?(length|window|size)|maximum context|context_length_exceeded|too many tokens|prompt is too long|exceed_context|reduce the length|input is too long`)
+var contextOverflowRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)context[ _-]?(length|window|size)|maximum context|context_length_exceeded|too many tokens|prompt is too long|exceed_context|reduce the length|input is too long`)
+})
 
-var quotaRE = regexp.MustCompile(`(?i)quota|billing|credits?\b|payment required|insufficient.?balance`)
+var quotaRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)quota|billing|credits?\b|payment required|insufficient.?balance`)
+})
 
 // errorFromStatus classifies an HTTP error response.
 func errorFromStatus(status int, msg string) Kind {
@@ -164,14 +169,14 @@ func errorFromStatus(status int, msg string) Kind {
 		return KindAuth
 	case status == http.StatusNotFound:
 		return KindNotFound
-	case (status == http.StatusTooManyRequests || status == http.StatusPaymentRequired) && quotaRE.MatchString(msg):
+	case (status == http.StatusTooManyRequests || status == http.StatusPaymentRequired) && quotaRE().MatchString(msg):
 		return KindQuota
 	case status == http.StatusTooManyRequests:
 		return KindRateLimit
 	case status == http.StatusRequestTimeout || status >= 500:
 		return KindServer
 	case (status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge ||
-		status == http.StatusUnprocessableEntity) && contextOverflowRE.MatchString(msg):
+		status == http.StatusUnprocessableEntity) && contextOverflowRE().MatchString(msg):
 		return KindContextOverflow
 	default:
 		return KindBadRequest
@@ -238,7 +243,7 @@ func (c *Client) classify(ctx context.Context, err error, att *attempt, out bool
 			code, _ = strconv.Atoi(s)
 		}
 		switch {
-		case contextOverflowRE.MatchString(apiErr.Message):
+		case contextOverflowRE().MatchString(apiErr.Message):
 			e.Kind = KindContextOverflow
 		case code >= 400 && code < 600 && !out:
 			e.Status = code
@@ -286,13 +291,13 @@ func (c *Client) classify(ctx context.Context, err error, att *attempt, out bool
 	return e
 }
 
-var modelWordRE = regexp.MustCompile(`(?i)\bmodel\b`)
+var modelWordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bmodel\b`) })
 
 // notFoundHint says whether the model or the base URL looks wrong.
 // model reports the first case.
 func notFoundHint(msg string, cfg Config) (hint string, model bool) {
 	lower := strings.ToLower(msg)
-	if (cfg.Model != "-" && strings.Contains(msg, cfg.Model)) || (modelWordRE.MatchString(msg) && !strings.Contains(lower, "invalid url")) {
+	if (cfg.Model != "-" && strings.Contains(msg, cfg.Model)) || (modelWordRE().MatchString(msg) && !strings.Contains(lower, "invalid url")) {
 		return fmt.Sprintf("unknown model %q at this endpoint: %s", cfg.Model, msg), true
 	}
 	hint = "no OpenAI-compatible API at this base URL"

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -34,13 +35,13 @@ func (in *Interp) defsLocked() []Def {
 	return out
 }
 
-var reImportLine = regexp.MustCompile(`^(import|from)\s`)
+var reImportLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(import|from)\s`) })
 
 // recordDefs notes the top-level defs and imports of a successful block.
 func (in *Interp) recordDefs(code string, f *syntax.File) {
 	lines := strings.Split(code, "\n")
 	for i, l := range lines {
-		if reImportLine.MatchString(l) {
+		if reImportLine().MatchString(l) {
 			stmt := l
 			for j := i + 1; strings.Count(stmt, "(") > strings.Count(stmt, ")") && j < len(lines); j++ {
 				stmt += "\n" + lines[j]

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Hints turn Starlark's terse errors into advice a model can act on.
@@ -73,12 +74,14 @@ func syntaxHint(msg, line string) string {
 }
 
 var (
-	reNoAttr    = regexp.MustCompile(`^(\w+) has no \.(\w+) field or method`)
-	reKeyNotIn  = regexp.MustCompile(`^key (.*) not in (dict|Counter|defaultdict)$`)
-	reIndexOOR  = regexp.MustCompile(`index (-?\d+) out of range`)
-	reBinaryOp  = regexp.MustCompile(`unknown binary op: (\w+) ([^ ]+) (\w+)`)
-	reFrozen    = regexp.MustCompile(`frozen|cannot (insert into|delete from|clear|append to|assign to element of) (frozen|immutable)`)
-	reNotIterab = regexp.MustCompile(`(\w+) (value )?is not iterable`)
+	reNoAttr   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\w+) has no \.(\w+) field or method`) })
+	reKeyNotIn = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^key (.*) not in (dict|Counter|defaultdict)$`) })
+	reIndexOOR = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`index (-?\d+) out of range`) })
+	reBinaryOp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown binary op: (\w+) ([^ ]+) (\w+)`) })
+	reFrozen   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`frozen|cannot (insert into|delete from|clear|append to|assign to element of) (frozen|immutable)`)
+	})
+	reNotIterab = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\w+) (value )?is not iterable`) })
 )
 
 var missingMethods = map[string]string{
@@ -100,12 +103,12 @@ var missingMethods = map[string]string{
 
 // runtimeHint rewrites a Starlark runtime message into Python's words and adds a hint.
 func runtimeHint(msg string) (string, string) {
-	if strings.Contains(msg, "session") || reFrozen.MatchString(msg) {
-		if reFrozen.MatchString(msg) {
+	if strings.Contains(msg, "session") || reFrozen().MatchString(msg) {
+		if reFrozen().MatchString(msg) {
 			return msg + " (`session` is read-only)", "`session` is host-owned and rebuilt before every block; keep your own state in a global variable"
 		}
 	}
-	if m := reNoAttr.FindStringSubmatch(msg); m != nil {
+	if m := reNoAttr().FindStringSubmatch(msg); m != nil {
 		typ, attr := m[1], m[2]
 		out := "AttributeError: '" + pyTypeWord(typ) + "' object has no attribute '" + attr + "'"
 		if h, ok := missingMethods[attr]; ok {
@@ -113,13 +116,13 @@ func runtimeHint(msg string) (string, string) {
 		}
 		return out, "dir(x) lists what a value has"
 	}
-	if m := reKeyNotIn.FindStringSubmatch(msg); m != nil {
+	if m := reKeyNotIn().FindStringSubmatch(msg); m != nil {
 		return "KeyError: " + pyQuoteMsg(m[1]), "use d.get(key, default) or check `key in d` first"
 	}
-	if reIndexOOR.MatchString(msg) {
+	if reIndexOOR().MatchString(msg) {
 		return "IndexError: " + msg, "check len(xs) first"
 	}
-	if m := reBinaryOp.FindStringSubmatch(msg); m != nil {
+	if m := reBinaryOp().FindStringSubmatch(msg); m != nil {
 		l, op, r := m[1], m[2], m[3]
 		out := "TypeError: unsupported operand type(s) for " + op + ": '" + pyTypeWord(l) + "' and '" + pyTypeWord(r) + "'"
 		if (l == "string" || r == "string") && op == "+" {
@@ -127,7 +130,7 @@ func runtimeHint(msg string) (string, string) {
 		}
 		return out, ""
 	}
-	if m := reNotIterab.FindStringSubmatch(msg); m != nil {
+	if m := reNotIterab().FindStringSubmatch(msg); m != nil {
 		return "TypeError: '" + pyTypeWord(m[1]) + "' object is not iterable", ""
 	}
 	switch {

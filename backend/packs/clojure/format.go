@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/confine"
@@ -220,8 +221,8 @@ func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.For
 }
 
 var (
-	nsFormRe           = regexp.MustCompile(`(?m)^\(ns[\s)]`)
-	condReferClojureRe = regexp.MustCompile(`#\?\(\s*:[\w-]+\s+\(:refer-clojure`)
+	nsFormRe           = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\(ns[\s)]`) })
+	condReferClojureRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\?\(\s*:[\w-]+\s+\(:refer-clojure`) })
 )
 
 // holdNSRewrites keeps out of a standard-clj run the files whose ns form
@@ -241,13 +242,13 @@ func holdNSRewrites(cwd string, files []string) (kept []string, held []ext.Forma
 		b, err := os.ReadFile(f)
 		why := ""
 		if err == nil {
-			locs := nsFormRe.FindAllIndex(b, 2)
+			locs := nsFormRe().FindAllIndex(b, 2)
 			switch {
 			case len(locs) > 1:
 				why = "the file has more than one ns form, and standard-clj rewrites the first from all of them (renaming it)"
 			case len(locs) == 1:
 				ns := formText(b[locs[0][0]:])
-				if strings.Contains(ns, "#?@") || condReferClojureRe.MatchString(ns) {
+				if strings.Contains(ns, "#?@") || condReferClojureRe().MatchString(ns) {
 					why = "its ns form has reader conditionals (#?@, or :refer-clojure under #?) that standard-clj re-prints without their platform split"
 				}
 			}

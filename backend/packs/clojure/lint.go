@@ -505,14 +505,14 @@ type jvmLintResult struct {
 	done  bool                   // the script reached its end
 }
 
-var markLine = regexp.MustCompile(`(VIS-LINT-[0-9a-f]+) (BEGIN|END|DONE) ?(.*)`)
+var markLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(VIS-LINT-[0-9a-f]+) (BEGIN|END|DONE) ?(.*)`) })
 
 // parseJVMLint reads the script's marked lines out of stdout, ignoring
 // everything else the project printed.
 func parseJVMLint(stdout, mark string) jvmLintResult {
 	res := jvmLintResult{ended: map[int]map[string]any{}}
 	for _, line := range strings.Split(stdout, "\n") {
-		m := markLine.FindStringSubmatch(line)
+		m := markLine().FindStringSubmatch(line)
 		if m == nil || m[1] != mark {
 			continue
 		}
@@ -541,8 +541,10 @@ func parseJVMLint(stdout, mark string) jvmLintResult {
 }
 
 var (
-	warnRe  = regexp.MustCompile(`^(Reflection|Boxed math|Performance) warning, (.+):(\d+):(\d+) - (.*)$`)
-	recurRe = regexp.MustCompile(`^(.+):(\d+) (recur arg for primitive local: .*)$`)
+	warnRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(Reflection|Boxed math|Performance) warning, (.+):(\d+):(\d+) - (.*)$`)
+	})
+	recurRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+):(\d+) (recur arg for primitive local: .*)$`) })
 )
 
 var warnTypes = map[string]string{"Reflection": "reflection", "Boxed math": "boxed-math", "Performance": "performance"}
@@ -590,13 +592,13 @@ func jvmFindings(res jvmLintResult, files []string, shown map[string]string, roo
 		errText, _ := r["err"].(string)
 		for _, line := range strings.Split(errText, "\n") {
 			line = strings.TrimRight(line, "\r")
-			if m := warnRe.FindStringSubmatch(line); m != nil {
+			if m := warnRe().FindStringSubmatch(line); m != nil {
 				if file, ok := resolve(m[2], f); ok {
 					row, _ := strconv.Atoi(m[3])
 					col, _ := strconv.Atoi(m[4])
 					add(finding(file, row, col, "warning", warnTypes[m[1]], m[5]))
 				}
-			} else if m := recurRe.FindStringSubmatch(line); m != nil {
+			} else if m := recurRe().FindStringSubmatch(line); m != nil {
 				if file, ok := resolve(m[1], f); ok {
 					row, _ := strconv.Atoi(m[2])
 					add(finding(file, row, 0, "warning", "boxed-math", m[3]))

@@ -173,14 +173,14 @@ func (p *Pack) sessionREPLs(session string) []*repl {
 // client is the shared nREPL client of r's server.
 func (p *Pack) client(r *repl) *nrepl.Client { return p.pool.Client(r.host, r.port) }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 func logPathFor(env ext.ToolEnv, id string) string {
 	dir := env.LogDir
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "vis-logs")
 	}
-	name := strings.Trim(unsafeName.ReplaceAllString(id, "_"), "_")
+	name := strings.Trim(unsafeName().ReplaceAllString(id, "_"), "_")
 	return filepath.Join(dir, fmt.Sprintf("%s-%s.log", name, time.Now().Format("20060102-150405.000000000")))
 }
 

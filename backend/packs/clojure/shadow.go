@@ -161,7 +161,7 @@ func (p *Pack) connect(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[st
 	}
 	dir := canonicalDir(c.Cwd)
 	build := strings.TrimPrefix(optString(c.Opts, "build"), ":")
-	if build != "" && !buildID.MatchString(build) {
+	if build != "" && !buildID().MatchString(build) {
 		return nil, fmt.Errorf("clojure repl_connect: build %q is not a shadow-cljs build id", build)
 	}
 	host := optString(c.Opts, "host")

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
@@ -573,15 +574,19 @@ func displayArgv(argv []string) string {
 	return strings.Join(parts, " ")
 }
 
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+var ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]") })
 
-func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
+func stripANSI(s string) string { return ansi().ReplaceAllString(s, "") }
 
 var (
-	ranRe     = regexp.MustCompile(`Ran (\d+) tests?(?: cases?)?(?: containing (\d+) assertions?)?`)
-	failErrRe = regexp.MustCompile(`(\d+) failures?, (\d+) errors?`)
-	failRe    = regexp.MustCompile(`(?m)^(\d+) failures?\.?\s*$`)
-	kaochaRe  = regexp.MustCompile(`(\d+) tests?, (\d+) assertions?,(?: (\d+) errors?,)?(?: (\d+) pending,)? (\d+) failures?`)
+	ranRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`Ran (\d+) tests?(?: cases?)?(?: containing (\d+) assertions?)?`)
+	})
+	failErrRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+) failures?, (\d+) errors?`) })
+	failRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(\d+) failures?\.?\s*$`) })
+	kaochaRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\d+) tests?, (\d+) assertions?,(?: (\d+) errors?,)?(?: (\d+) pending,)? (\d+) failures?`)
+	})
 )
 
 // parseSummary reads a runner's own summary lines (clojure.test,
@@ -590,7 +595,7 @@ var (
 func parseSummary(text string) map[string]any {
 	text = stripANSI(text)
 	out := map[string]any{}
-	if m := kaochaRe.FindAllStringSubmatch(text, -1); len(m) > 0 {
+	if m := kaochaRe().FindAllStringSubmatch(text, -1); len(m) > 0 {
 		last := m[len(m)-1]
 		total, _ := strconv.Atoi(last[1])
 		errs, _ := strconv.Atoi(last[3])
@@ -599,18 +604,18 @@ func parseSummary(text string) map[string]any {
 		out["assertions"], _ = strconv.Atoi(last[2])
 		return out
 	}
-	if m := ranRe.FindAllStringSubmatch(text, -1); len(m) > 0 {
+	if m := ranRe().FindAllStringSubmatch(text, -1); len(m) > 0 {
 		n, _ := strconv.Atoi(m[len(m)-1][1])
 		out["total"] = n
 		if m[len(m)-1][2] != "" {
 			out["assertions"], _ = strconv.Atoi(m[len(m)-1][2])
 		}
 	}
-	if m := failErrRe.FindAllStringSubmatch(text, -1); len(m) > 0 {
+	if m := failErrRe().FindAllStringSubmatch(text, -1); len(m) > 0 {
 		f, _ := strconv.Atoi(m[len(m)-1][1])
 		e, _ := strconv.Atoi(m[len(m)-1][2])
 		out["fail"], out["errored"] = f, e
-	} else if m := failRe.FindAllStringSubmatch(text, -1); len(m) > 0 {
+	} else if m := failRe().FindAllStringSubmatch(text, -1); len(m) > 0 {
 		f, _ := strconv.Atoi(m[len(m)-1][1])
 		out["fail"] = f
 	}
@@ -728,8 +733,10 @@ func (p *Pack) runInREPL(ctx context.Context, r *repl, res Resolved, sel Selecti
 }
 
 var (
-	reportRe    = regexp.MustCompile(`^(FAIL|ERROR) in (.*?) ?\(([^()\s:]+):(\d+)\)\s*$`)
-	nsHeadingRe = regexp.MustCompile(`^(?:lein test(?: :only)?|Testing) ([\w.*+!?<>=-]+)(?:/\S+)?\s*$`)
+	reportRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(FAIL|ERROR) in (.*?) ?\(([^()\s:]+):(\d+)\)\s*$`) })
+	nsHeadingRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:lein test(?: :only)?|Testing) ([\w.*+!?<>=-]+)(?:/\S+)?\s*$`)
+	})
 )
 
 // reportRows reads clojure.test's own fault reports from a runner's text
@@ -748,11 +755,11 @@ func reportRows(out map[string]any, text string, proj *Project) {
 	worst := map[string]string{}
 	ns := ""
 	for i := 0; i < len(lines); i++ {
-		if m := nsHeadingRe.FindStringSubmatch(lines[i]); m != nil {
+		if m := nsHeadingRe().FindStringSubmatch(lines[i]); m != nil {
 			ns = m[1]
 			continue
 		}
-		m := reportRe.FindStringSubmatch(lines[i])
+		m := reportRe().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}
@@ -775,7 +782,7 @@ func reportRows(out map[string]any, text string, proj *Project) {
 				actual = strings.TrimPrefix(l, "  actual: ")
 				break
 			}
-			if reportRe.MatchString(l) || strings.TrimSpace(l) == "" && expected != "" {
+			if reportRe().MatchString(l) || strings.TrimSpace(l) == "" && expected != "" {
 				j--
 				break
 			}

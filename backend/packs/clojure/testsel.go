@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/visdesktop/vis/backend/ext"
 )
@@ -30,10 +31,10 @@ type Selection struct {
 }
 
 var (
-	nsName  = regexp.MustCompile(`^[A-Za-z*+!_?<>=$-][A-Za-z0-9*+!_?<>=$.'-]*$`)
-	varName = regexp.MustCompile(`^[A-Za-z0-9*+!_?<>=$.'-]+$`)
-	tagName = regexp.MustCompile(`^[A-Za-z*+!_?<>=-][A-Za-z0-9*+!_?<>=./-]*$`)
-	buildID = regexp.MustCompile(`^[A-Za-z0-9*+!_?<>=.-]+$`)
+	nsName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z*+!_?<>=$-][A-Za-z0-9*+!_?<>=$.'-]*$`) })
+	varName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9*+!_?<>=$.'-]+$`) })
+	tagName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z*+!_?<>=-][A-Za-z0-9*+!_?<>=./-]*$`) })
+	buildID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9*+!_?<>=.-]+$`) })
 )
 
 // ParseSelection validates run_tests options. Every error is a refusal
@@ -64,7 +65,7 @@ func ParseSelection(opts map[string]any) (s Selection, err error) {
 		}
 		for _, e := range v {
 			ns, name, hasVar := strings.Cut(e, "/")
-			if !nsName.MatchString(ns) || (hasVar && !varName.MatchString(name)) {
+			if !nsName().MatchString(ns) || (hasVar && !varName().MatchString(name)) {
 				return s, fmt.Errorf("clojure run_tests: %s entry %q is not a namespace or ns/var (e.g. \"my.app.core-test\" or \"my.app.core-test/adds-test\")", k, e)
 			}
 		}
@@ -81,7 +82,7 @@ func ParseSelection(opts map[string]any) (s Selection, err error) {
 		var tags []string
 		for _, t := range v {
 			t = strings.TrimPrefix(t, ":")
-			if !tagName.MatchString(t) {
+			if !tagName().MatchString(t) {
 				return s, fmt.Errorf("clojure run_tests: %s tag %q is not a metadata keyword (e.g. \"integration\" for ^:integration)", k, t)
 			}
 			tags = append(tags, t)
@@ -103,7 +104,7 @@ func ParseSelection(opts map[string]any) (s Selection, err error) {
 		s.Echo["aliases"] = stringList(s.Aliases)
 	}
 	if b := strings.TrimPrefix(optString(opts, "build"), ":"); b != "" {
-		if !buildID.MatchString(b) {
+		if !buildID().MatchString(b) {
 			return s, fmt.Errorf("clojure run_tests: build %q is not a shadow-cljs build id", b)
 		}
 		s.Build = b
@@ -313,7 +314,7 @@ func Resolve(pr *Project, cwd string, s Selection) (Resolved, error) {
 	}
 	for _, p := range s.Paths {
 		path, name, hasName := strings.Cut(p, "::")
-		if hasName && !varName.MatchString(name) {
+		if hasName && !varName().MatchString(name) {
 			return res, fmt.Errorf("clojure run_tests: %q: the part after :: must be a test name (e.g. test/my/core_test.clj::adds-test)", p)
 		}
 		if path == "" {

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
@@ -136,13 +137,13 @@ func TestArgv(root, cwd string, sel []string, args ...string) ([]string, error) 
 	return append(argv, pkgs...), nil
 }
 
-var goTestName = regexp.MustCompile(`^(Test|Benchmark|Example|Fuzz)[^/\s]*(/.*)?$`)
+var goTestName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Test|Benchmark|Example|Fuzz)[^/\s]*(/.*)?$`) })
 
 // bareTestName reports whether a selector without "::" is a Go test name
 // (TestX or TestX/sub_case) rather than a path: it looks like one and no
 // such file or directory exists.
 func bareTestName(root, cwd, s string) bool {
-	if !goTestName.MatchString(s) || strings.HasSuffix(s, ".go") {
+	if !goTestName().MatchString(s) || strings.HasSuffix(s, ".go") {
 		return false
 	}
 	abs, err := resolveIn(root, cwd, s)
@@ -194,14 +195,14 @@ type testState struct {
 
 // fileLine is a t.Error/t.Fatal line: go test prints the file's base name
 // (relative to the package directory) and the line, indented.
-var fileLine = regexp.MustCompile(`^(\s+)([\w.\-]+\.go):(\d+):`)
+var fileLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s+)([\w.\-]+\.go):(\d+):`) })
 
 // buildLine is a compiler or vet position: a path relative to go's cwd (or
 // absolute), a line and usually a column.
-var buildLine = regexp.MustCompile(`(?m)^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?:`)
+var buildLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?:`) })
 
 // panicLine is a stack frame in a test file: "\t/abs/dir/x_test.go:12 +0x1d".
-var panicLine = regexp.MustCompile(`(?m)^\t(\S+_test\.go):(\d+)`)
+var panicLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\t(\S+_test\.go):(\d+)`) })
 
 // liveTestLine shows a `go test -json` line as go test would print it
 // without -json, for the live view of a running test: the text of output
@@ -315,7 +316,7 @@ func ParseTestJSON(stream, modPath, modRoot, cwd, root string) map[string]any {
 				msg = strings.TrimSpace(strings.Join(p.out, ""))
 			}
 			row := map[string]any{"test": name, "type": "error", "message": proc.ClipMiddle(msg, 4000)}
-			if m := buildLine.FindStringSubmatch(msg); m != nil {
+			if m := buildLine().FindStringSubmatch(msg); m != nil {
 				row["file"] = relFile(root, cwd, m[1])
 				row["line"], _ = strconv.Atoi(m[2])
 			}
@@ -416,7 +417,7 @@ func failureRow(name string, out []string, dir, root string) map[string]any {
 	file, line := "", 0
 	var first []string
 	for i, l := range lines {
-		m := fileLine.FindStringSubmatch(l)
+		m := fileLine().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -425,7 +426,7 @@ func failureRow(name string, out []string, dir, root string) map[string]any {
 		indent := m[1]
 		first = append(first, strings.TrimPrefix(l, indent))
 		for _, more := range lines[i+1:] {
-			if !strings.HasPrefix(more, indent) || fileLine.MatchString(more) || !strings.HasPrefix(more[len(indent):], " ") && !strings.HasPrefix(more[len(indent):], "\t") {
+			if !strings.HasPrefix(more, indent) || fileLine().MatchString(more) || !strings.HasPrefix(more[len(indent):], " ") && !strings.HasPrefix(more[len(indent):], "\t") {
 				break
 			}
 			first = append(first, strings.TrimPrefix(more, indent))
@@ -440,7 +441,7 @@ func failureRow(name string, out []string, dir, root string) map[string]any {
 	typ := "fail"
 	if strings.Contains(msg, "panic:") {
 		typ = "error"
-		if m := panicLine.FindAllStringSubmatch(msg, -1); file == "" && len(m) > 0 {
+		if m := panicLine().FindAllStringSubmatch(msg, -1); file == "" && len(m) > 0 {
 			// The first frame in a test file is the deepest: where it panicked.
 			file = workspace.RelTo(root, m[0][1])
 			line, _ = strconv.Atoi(m[0][2])

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
@@ -120,7 +121,7 @@ type vetDiag struct {
 }
 
 // textDiag is a compiler/type error line: "vet: ./a.go:2:25: msg" or "a.go:2:25: msg".
-var textDiag = regexp.MustCompile(`^(?:vet: )?(\S+?\.go):(\d+):(\d+): (.*)$`)
+var textDiag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:vet: )?(\S+?\.go):(\d+):(\d+): (.*)$`) })
 
 // parseVet reads the JSON objects (pkg → analyzer → diagnostics, or
 // analyzer → {"error"}) and the text error lines of go vet's output.
@@ -143,7 +144,7 @@ func parseVet(cwd string, stdout, stderr string) []map[string]any {
 		for _, line := range strings.Split(stream, "\n") {
 			switch {
 			case strings.HasPrefix(line, "#"):
-			case textDiag.MatchString(line):
+			case textDiag().MatchString(line):
 				text = append(text, line)
 			default:
 				js = append(js, line)
@@ -175,7 +176,7 @@ func parseVet(cwd string, stdout, stderr string) []map[string]any {
 			}
 		}
 		for _, line := range text {
-			m := textDiag.FindStringSubmatch(line)
+			m := textDiag().FindStringSubmatch(line)
 			row, _ := strconv.Atoi(m[2])
 			col, _ := strconv.Atoi(m[3])
 			add(m[1], row, col, "error", "typecheck", m[4])

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/confine"
@@ -85,7 +86,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		vitestJSON = filepath.Join(tmp, "report.json")
 		argv = append(argv, "--outputFile.json="+vitestJSON)
 	}
-	runCtx := live.Map(ctx, func(l string) (string, bool) { return ansi.ReplaceAllString(l, ""), true })
+	runCtx := live.Map(ctx, func(l string) (string, bool) { return ansi().ReplaceAllString(l, ""), true })
 	if runner == RunnerNode {
 		runCtx = live.Map(ctx, liveTAPLine)
 	}
@@ -106,9 +107,9 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 			res = ParseVitestJSON(b, env.Workspace, vitestPattern(names))
 		}
 		if res == nil {
-			res = ParseVitest(ansi.ReplaceAllString(out, ""))
+			res = ParseVitest(ansi().ReplaceAllString(out, ""))
 		} else {
-			out = vitestPassed.ReplaceAllString(ansi.ReplaceAllString(out, ""), "") // the report counts them; the model needs the failures
+			out = vitestPassed().ReplaceAllString(ansi().ReplaceAllString(out, ""), "") // the report counts them; the model needs the failures
 		}
 	case RunnerJest:
 		if res = ParseJestJSON(r.Stdout, env.Workspace); res == nil {
@@ -122,7 +123,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if rel := workspaceRel(env.Workspace, plan.dir); rel != "." && rel != "" {
 		res["dir"] = rel
 	}
-	res["output"] = child.ClipMiddle(ansi.ReplaceAllString(out, ""), maxOutput)
+	res["output"] = child.ClipMiddle(ansi().ReplaceAllString(out, ""), maxOutput)
 	if rt.Note != "" {
 		res["note"] = rt.Note
 	}
@@ -446,31 +447,31 @@ func count(re *regexp.Regexp, s string) (int, bool) {
 }
 
 var (
-	bunPass  = regexp.MustCompile(`(?m)^\s*(\d+) pass\b`)
-	bunFail  = regexp.MustCompile(`(?m)^\s*(\d+) fail\b`)
-	bunSkip  = regexp.MustCompile(`(?m)^\s*(\d+) skip\b`)
-	bunTodo  = regexp.MustCompile(`(?m)^\s*(\d+) todo\b`)
-	bunRan   = regexp.MustCompile(`(?m)^Ran (\d+) tests?\b`)
-	bunFailT = regexp.MustCompile(`(?m)^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$`)
+	bunPass  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(\d+) pass\b`) })
+	bunFail  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(\d+) fail\b`) })
+	bunSkip  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(\d+) skip\b`) })
+	bunTodo  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(\d+) todo\b`) })
+	bunRan   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Ran (\d+) tests?\b`) })
+	bunFailT = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$`) })
 )
 
 // ParseBun reads bun test's summary; a count it did not print is absent.
 func ParseBun(out string) map[string]any {
 	res := map[string]any{}
-	if n, ok := count(bunPass, out); ok {
+	if n, ok := count(bunPass(), out); ok {
 		res["pass"] = n
 	}
-	if n, ok := count(bunFail, out); ok {
+	if n, ok := count(bunFail(), out); ok {
 		res["fail"] = n
 	}
-	skipped, hasSkip := count(bunSkip, out)
-	if todo, ok := count(bunTodo, out); ok {
+	skipped, hasSkip := count(bunSkip(), out)
+	if todo, ok := count(bunTodo(), out); ok {
 		skipped, hasSkip = skipped+todo, true
 	}
 	if hasSkip {
 		res["skipped"] = skipped
 	}
-	if n, ok := count(bunRan, out); ok {
+	if n, ok := count(bunRan(), out); ok {
 		res["total"] = n
 	}
 	failures := []map[string]any{}
@@ -481,7 +482,7 @@ func ParseBun(out string) map[string]any {
 			from = i + 1
 			continue
 		}
-		if m := bunFailT.FindStringSubmatch(l); m != nil {
+		if m := bunFailT().FindStringSubmatch(l); m != nil {
 			msg := strings.TrimSpace(strings.Join(lines[from:i], "\n"))
 			failures = append(failures, map[string]any{"test": m[1], "type": "fail", "message": child.ClipMiddle(msg, 4000)})
 			from = i + 1
@@ -492,28 +493,34 @@ func ParseBun(out string) map[string]any {
 }
 
 var (
-	vitestTests = regexp.MustCompile(`(?m)^\s*Tests\s+(.*)$`)
-	vitestN     = map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`)}
-	vitestTotal = regexp.MustCompile(`\((\d+)\)`)
+	vitestTests = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*Tests\s+(.*)$`) })
+	vitestN     = sync.OnceValue(func() map[string]*regexp.Regexp {
+		return map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`)}
+	})
+	vitestTotal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((\d+)\)`) })
 	// verbose reporter: " ✓ test/a.test.ts > group > name 2ms" (× failed, ↓ skipped, □ todo)
-	vitestLine   = regexp.MustCompile(`(?m)^\s*([✓×↓□])\s+(\S+) > (.+?)(?:\s+\d+(?:\.\d+)?m?s)?\s*$`)
-	vitestPassed = regexp.MustCompile(`(?m)^\s*✓\s+\S+ > .*\n`)
-	vitestFailT  = regexp.MustCompile(`(?m)^\s*FAIL\s+(\S+) > (.+?)\s*$`)
-	jestTests    = regexp.MustCompile(`(?m)^Tests:\s+(.*)$`)
-	jestN        = map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`), "total": regexp.MustCompile(`(\d+) total`)}
-	jestFailT    = regexp.MustCompile(`(?m)^\s*● (.+)$`)
+	vitestLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*([✓×↓□])\s+(\S+) > (.+?)(?:\s+\d+(?:\.\d+)?m?s)?\s*$`)
+	})
+	vitestPassed = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*✓\s+\S+ > .*\n`) })
+	vitestFailT  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*FAIL\s+(\S+) > (.+?)\s*$`) })
+	jestTests    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Tests:\s+(.*)$`) })
+	jestN        = sync.OnceValue(func() map[string]*regexp.Regexp {
+		return map[string]*regexp.Regexp{"fail": regexp.MustCompile(`(\d+) failed`), "pass": regexp.MustCompile(`(\d+) passed`), "skipped": regexp.MustCompile(`(\d+) (?:skipped|todo)`), "total": regexp.MustCompile(`(\d+) total`)}
+	})
+	jestFailT = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*● (.+)$`) })
 )
 
 // ParseVitest reads vitest's "Tests  1 failed | 2 passed (3)" line.
 func ParseVitest(out string) map[string]any {
 	res := map[string]any{}
-	if m := vitestTests.FindStringSubmatch(out); m != nil {
-		for k, re := range vitestN {
+	if m := vitestTests().FindStringSubmatch(out); m != nil {
+		for k, re := range vitestN() {
 			if n, ok := count(re, m[1]); ok {
 				res[k] = n
 			}
 		}
-		if n, ok := count(vitestTotal, m[1]); ok {
+		if n, ok := count(vitestTotal(), m[1]); ok {
 			res["total"] = n
 		}
 	}
@@ -523,7 +530,7 @@ func ParseVitest(out string) map[string]any {
 		// No summary (killed before it): the tests the verbose reporter
 		// printed as they ended. Failure messages come only with the summary.
 		n := map[string]int{}
-		for _, m := range vitestLine.FindAllStringSubmatch(out, -1) {
+		for _, m := range vitestLine().FindAllStringSubmatch(out, -1) {
 			switch m[1] {
 			case "✓":
 				n["pass"]++
@@ -541,7 +548,7 @@ func ParseVitest(out string) map[string]any {
 			res["total"], res["pass"], res["fail"], res["skipped"] = t, n["pass"], n["fail"], n["skipped"]
 		}
 	}
-	for _, m := range vitestFailT.FindAllStringSubmatch(out, -1) {
+	for _, m := range vitestFailT().FindAllStringSubmatch(out, -1) {
 		if key := m[1] + " > " + m[2]; !seen[key] {
 			seen[key] = true
 			failures = append(failures, map[string]any{"test": m[2], "type": "fail", "message": "", "file": m[1]})
@@ -554,15 +561,15 @@ func ParseVitest(out string) map[string]any {
 // ParseJest reads jest's "Tests: 1 failed, 2 passed, 3 total" line.
 func ParseJest(out string) map[string]any {
 	res := map[string]any{}
-	if m := jestTests.FindStringSubmatch(out); m != nil {
-		for k, re := range jestN {
+	if m := jestTests().FindStringSubmatch(out); m != nil {
+		for k, re := range jestN() {
 			if n, ok := count(re, m[1]); ok {
 				res[k] = n
 			}
 		}
 	}
 	failures := []map[string]any{}
-	for _, m := range jestFailT.FindAllStringSubmatch(out, -1) {
+	for _, m := range jestFailT().FindAllStringSubmatch(out, -1) {
 		if !strings.HasPrefix(m[1], "Test suite failed to run") {
 			failures = append(failures, map[string]any{"test": strings.ReplaceAll(m[1], " › ", " > "), "type": "fail", "message": ""})
 		}
@@ -579,9 +586,11 @@ var (
 	tapSkipped  = tapCount("skipped")
 	tapTodo     = tapCount("todo")
 	tapCanceled = tapCount("cancelled")
-	tapSubtest  = regexp.MustCompile(`^(\s*)# Subtest: (.*)$`)
-	tapResult   = regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.*?)(?: # (SKIP|TODO)\b ?(.*))?$`)
-	tapKey      = regexp.MustCompile(`^([A-Za-z_]+): ?(.*)$`)
+	tapSubtest  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)# Subtest: (.*)$`) })
+	tapResult   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.*?)(?: # (SKIP|TODO)\b ?(.*))?$`)
+	})
+	tapKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_]+): ?(.*)$`) })
 )
 
 // liveTAPLine keeps, of node's TAP, what a person follows a run by: each
@@ -613,7 +622,7 @@ func ParseTAP(out, root string) map[string]any {
 	leaf := map[string]int{}
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if m := tapSubtest.FindStringSubmatch(l); m != nil {
+		if m := tapSubtest().FindStringSubmatch(l); m != nil {
 			depth := len(m[1]) / 4
 			if depth < len(stack) {
 				stack = stack[:depth]
@@ -625,7 +634,7 @@ func ParseTAP(out, root string) map[string]any {
 			hasChild[depth] = false
 			continue
 		}
-		m := tapResult.FindStringSubmatch(l)
+		m := tapResult().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -639,7 +648,7 @@ func ParseTAP(out, root string) map[string]any {
 			in := indent + "  "
 			j := i + 2
 			for ; j < len(lines) && strings.TrimRight(lines[j], " ") != in+"..."; j++ {
-				km := tapKey.FindStringSubmatch(strings.TrimPrefix(lines[j], in))
+				km := tapKey().FindStringSubmatch(strings.TrimPrefix(lines[j], in))
 				if km == nil || strings.HasPrefix(lines[j], in+" ") {
 					continue
 				}
@@ -721,12 +730,12 @@ func ParseTAP(out, root string) map[string]any {
 	return res
 }
 
-var stackFrame = regexp.MustCompile(`\(?((?:file://)?/[^()\s]*?):(\d+):(\d+)\)?\s*$`)
+var stackFrame = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(?((?:file://)?/[^()\s]*?):(\d+):(\d+)\)?\s*$`) })
 
 // splitLoc splits "/a/b.js:12:3" into the file and line (0 when absent).
 func splitLoc(loc string) (string, int) {
 	loc = strings.TrimPrefix(loc, "file://")
-	m := stackFrame.FindStringSubmatch(loc)
+	m := stackFrame().FindStringSubmatch(loc)
 	if m == nil {
 		return loc, 0
 	}
@@ -743,7 +752,7 @@ func failureSite(location, stack, root string) (string, int) {
 	var inWorkspace string
 	var inWorkspaceLine int
 	for _, l := range strings.Split(stack, "\n") {
-		m := stackFrame.FindStringSubmatch(strings.TrimSpace(l))
+		m := stackFrame().FindStringSubmatch(strings.TrimSpace(l))
 		if m == nil {
 			continue
 		}
@@ -807,7 +816,7 @@ type jestReport struct {
 	} `json:"testResults"`
 }
 
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+var ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })
 
 // ParseJestJSON reads jest --json's report (nil when stdout holds none):
 // counts, and a row per failed test with its file (relative to root), the
@@ -827,21 +836,21 @@ func ParseJestJSON(stdout, root string) map[string]any {
 	for _, f := range rep.TestResults {
 		file := workspaceRel(root, f.Name)
 		if f.Status == "failed" && len(f.AssertionResults) == 0 {
-			failures = append(failures, map[string]any{"test": file, "type": "error", "file": file, "message": child.ClipMiddle(strings.TrimSpace(ansi.ReplaceAllString(f.Message, "")), 4000)})
+			failures = append(failures, map[string]any{"test": file, "type": "error", "file": file, "message": child.ClipMiddle(strings.TrimSpace(ansi().ReplaceAllString(f.Message, "")), 4000)})
 			continue
 		}
 		for _, a := range f.AssertionResults {
 			if a.Status != "failed" {
 				continue
 			}
-			text := ansi.ReplaceAllString(strings.Join(a.FailureMessages, "\n"), "")
+			text := ansi().ReplaceAllString(strings.Join(a.FailureMessages, "\n"), "")
 			msg, line := text, 0
 			for k, l := range strings.Split(text, "\n") {
 				if strings.HasPrefix(strings.TrimSpace(l), "at ") {
 					if k > 0 && msg == text {
 						msg = strings.Join(strings.Split(text, "\n")[:k], "\n")
 					}
-					if m := stackFrame.FindStringSubmatch(strings.TrimSpace(l)); m != nil && strings.TrimPrefix(m[1], "file://") == f.Name && line == 0 {
+					if m := stackFrame().FindStringSubmatch(strings.TrimSpace(l)); m != nil && strings.TrimPrefix(m[1], "file://") == f.Name && line == 0 {
 						line, _ = strconv.Atoi(m[2])
 					}
 				}
@@ -898,7 +907,7 @@ func ParseVitestJSON(report []byte, root string, selected *regexp.Regexp) map[st
 	for _, f := range rep.TestResults {
 		file := workspaceRel(root, f.Name)
 		if f.Status == "failed" && len(f.AssertionResults) == 0 {
-			msg := strings.TrimSpace(ansi.ReplaceAllString(f.Message, ""))
+			msg := strings.TrimSpace(ansi().ReplaceAllString(f.Message, ""))
 			if msg == "" {
 				msg = "the test file failed to run"
 			}
@@ -914,7 +923,7 @@ func ParseVitestJSON(report []byte, root string, selected *regexp.Regexp) map[st
 			if a.Status != "failed" {
 				continue
 			}
-			text := ansi.ReplaceAllString(strings.Join(a.FailureMessages, "\n"), "")
+			text := ansi().ReplaceAllString(strings.Join(a.FailureMessages, "\n"), "")
 			msg, line := stackSplit(text, f.Name)
 			if line == 0 && a.Location != nil {
 				line = a.Location.Line
@@ -942,7 +951,7 @@ func stackSplit(text, file string) (string, int) {
 		if msg == text {
 			msg = strings.Join(lines[:k], "\n")
 		}
-		if m := stackFrame.FindStringSubmatch(strings.TrimSpace(l)); m != nil && strings.TrimPrefix(m[1], "file://") == file {
+		if m := stackFrame().FindStringSubmatch(strings.TrimSpace(l)); m != nil && strings.TrimPrefix(m[1], "file://") == file {
 			line, _ = strconv.Atoi(m[2])
 			break
 		}

@@ -323,7 +323,7 @@ func Eval(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	return res.Map(), nil
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // optEnv reads the REPL's env: a map of literal strings.
 func optEnv(opts map[string]any) (map[string]string, error) {
@@ -349,7 +349,7 @@ func optEnv(opts map[string]any) (map[string]string, error) {
 		return nil, badArgs("env must be a dict of strings, got %T", v)
 	}
 	for k := range out {
-		if !envName.MatchString(k) {
+		if !envName().MatchString(k) {
 			return nil, badArgs("env name %q is not a variable name", k)
 		}
 	}

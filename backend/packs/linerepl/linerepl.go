@@ -613,7 +613,7 @@ func EnvList(env map[string]string) []string {
 	return out
 }
 
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // LogPath is a fresh log file in dir (os.TempDir()/vis-logs when "") named
 // after id and the time.
@@ -621,7 +621,7 @@ func LogPath(dir, id string, now time.Time) string {
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "vis-logs")
 	}
-	name := strings.Trim(unsafeChars.ReplaceAllString(id, "_"), "_")
+	name := strings.Trim(unsafeChars().ReplaceAllString(id, "_"), "_")
 	if len(name) > 80 {
 		name = name[len(name)-80:]
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/ext"
@@ -282,7 +283,7 @@ func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[strin
 		if err != nil {
 			return nil, fmt.Errorf("python lint_code: black: %w", err)
 		}
-		for _, m := range wouldReformat.FindAllStringSubmatch(r.stderr, -1) {
+		for _, m := range wouldReformat().FindAllStringSubmatch(r.stderr, -1) {
 			f := m[1]
 			if f == "-" {
 				f = "<code>"
@@ -316,7 +317,7 @@ func wsRel(workspace, cwd, f string) string {
 	return rel(workspace, f)
 }
 
-var wouldReformat = regexp.MustCompile(`(?m)^would reformat (.+)$`)
+var wouldReformat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^would reformat (.+)$`) })
 
 func (p *Pack) ruffLint(ctx context.Context, env ext.ToolEnv, c ext.Call, ruff []string, code string, isCode bool, vars, extra []string) (map[string]any, error) {
 	argv := append(append([]string(nil), ruff...), "check", "--output-format", "json", "--exit-zero", "--no-cache")

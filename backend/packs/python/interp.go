@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/visdesktop/vis/backend/homedir"
 )
@@ -84,8 +85,8 @@ func readFile(p string) string {
 }
 
 var (
-	tableHeader = regexp.MustCompile(`^\[\[?\s*([^\[\]]+?)\s*\]\]?$`)
-	dottedKey   = regexp.MustCompile(`^(?:"uv"|'uv'|uv)\s*(?:\.|=)`)
+	tableHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\[?\s*([^\[\]]+?)\s*\]\]?$`) })
+	dottedKey   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:"uv"|'uv'|uv)\s*(?:\.|=)`) })
 )
 
 // hasToolUV reports whether pyproject text has a real [tool.uv] table (or a
@@ -94,7 +95,7 @@ var (
 func hasToolUV(toml string) bool {
 	inTool := false
 	for _, line := range tomlLines(toml) {
-		if m := tableHeader.FindStringSubmatch(line); m != nil {
+		if m := tableHeader().FindStringSubmatch(line); m != nil {
 			key := normalizeKey(m[1])
 			if key == "tool.uv" || strings.HasPrefix(key, "tool.uv.") {
 				return true
@@ -102,7 +103,7 @@ func hasToolUV(toml string) bool {
 			inTool = key == "tool"
 			continue
 		}
-		if inTool && dottedKey.MatchString(line) {
+		if inTool && dottedKey().MatchString(line) {
 			return true
 		}
 		if !inTool {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ErrToolMissing means the project names a formatter or linter that is
@@ -31,10 +32,10 @@ type projectStyle struct {
 // Section headers and dependency mentions, matched line by line (no TOML
 // parser: only these facts are read).
 var (
-	reRuffSection       = regexp.MustCompile(`(?m)^\s*\[\s*tool\.ruff\s*[\].]`)
-	reRuffFormatSection = regexp.MustCompile(`(?m)^\s*\[\s*tool\.ruff\.format\s*\]`)
-	reBlackSection      = regexp.MustCompile(`(?m)^\s*\[\s*tool\.black\s*\]`)
-	reFormatTable       = regexp.MustCompile(`(?m)^\s*\[\s*format\s*\]`)
+	reRuffSection       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.ruff\s*[\].]`) })
+	reRuffFormatSection = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.ruff\.format\s*\]`) })
+	reBlackSection      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.black\s*\]`) })
+	reFormatTable       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*format\s*\]`) })
 	// A dependency: quoted in a TOML array ("ruff>=0.4"), a poetry table key
 	// (ruff = "^0.4"), or a requirements/setup.cfg line (ruff==0.4.1).
 	reDep = func(name string) *regexp.Regexp {
@@ -43,9 +44,9 @@ var (
 	reRuffDep  = reDep("ruff")
 	reBlackDep = reDep("black")
 	// pre-commit hooks: id: ruff-format / ruff (or ruff-check) / black.
-	rePreCommitRuffFormat = regexp.MustCompile(`(?m)^\s*-?\s*id:\s*ruff-format\b`)
-	rePreCommitRuffLint   = regexp.MustCompile(`(?m)^\s*-?\s*id:\s*ruff(-check)?\s*$`)
-	rePreCommitBlack      = regexp.MustCompile(`(?m)^\s*-?\s*id:\s*black(-jupyter)?\s*$`)
+	rePreCommitRuffFormat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*-?\s*id:\s*ruff-format\b`) })
+	rePreCommitRuffLint   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*-?\s*id:\s*ruff(-check)?\s*$`) })
+	rePreCommitBlack      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*-?\s*id:\s*black(-jupyter)?\s*$`) })
 )
 
 // depFiles are where projects list their development tools besides
@@ -118,19 +119,19 @@ func styleIn(workspace, dir string) (fmtTool, fmtWhy, lintTool, lintWhy string) 
 	for _, name := range []string{".ruff.toml", "ruff.toml"} {
 		if text, shown, ok := read(name); ok {
 			ruffCfg = append(ruffCfg, signal{"ruff", shown})
-			if reFormatTable.MatchString(text) {
+			if reFormatTable().MatchString(text) {
 				ruffFormat = append(ruffFormat, signal{"ruff", shown + " [format]"})
 			}
 		}
 	}
 	if text, shown, ok := read("pyproject.toml"); ok {
-		if reRuffFormatSection.MatchString(text) {
+		if reRuffFormatSection().MatchString(text) {
 			ruffFormat = append(ruffFormat, signal{"ruff", shown + " [tool.ruff.format]"})
 		}
-		if reRuffSection.MatchString(text) {
+		if reRuffSection().MatchString(text) {
 			ruffCfg = append(ruffCfg, signal{"ruff", shown + " [tool.ruff]"})
 		}
-		if reBlackSection.MatchString(text) {
+		if reBlackSection().MatchString(text) {
 			blackCfg = append(blackCfg, signal{"black", shown + " [tool.black]"})
 		}
 		if reBlackDep.MatchString(text) {
@@ -141,13 +142,13 @@ func styleIn(workspace, dir string) (fmtTool, fmtWhy, lintTool, lintWhy string) 
 		}
 	}
 	if text, shown, ok := read(".pre-commit-config.yaml"); ok {
-		if rePreCommitRuffFormat.MatchString(text) {
+		if rePreCommitRuffFormat().MatchString(text) {
 			ruffFormat = append(ruffFormat, signal{"ruff", shown + " runs ruff-format"})
 		}
-		if rePreCommitBlack.MatchString(text) {
+		if rePreCommitBlack().MatchString(text) {
 			blackCfg = append(blackCfg, signal{"black", shown + " runs black"})
 		}
-		if rePreCommitRuffLint.MatchString(text) {
+		if rePreCommitRuffLint().MatchString(text) {
 			ruffCfg = append(ruffCfg, signal{"ruff", shown + " runs ruff"})
 		}
 	}

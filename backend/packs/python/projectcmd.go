@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // projectRunner is how a project itself runs its tests, read from its
@@ -54,9 +55,9 @@ func projectTestCommand(dir string) (projectRunner, bool) {
 		}
 	}
 	if nox := readFile(filepath.Join(dir, "noxfile.py")); nox != "" {
-		for _, m := range noxRunRe.FindAllStringSubmatch(nox, -1) {
+		for _, m := range noxRunRe().FindAllStringSubmatch(nox, -1) {
 			var words []string
-			for _, s := range pyStringRe.FindAllStringSubmatch(m[1], -1) {
+			for _, s := range pyStringRe().FindAllStringSubmatch(m[1], -1) {
 				words = append(words, s[2])
 			}
 			if r, ok := parseTestCommand(strings.Join(quoteAll(words), " ")); ok {
@@ -84,10 +85,10 @@ func projectTestCommand(dir string) (projectRunner, bool) {
 }
 
 var (
-	noxRunRe   = regexp.MustCompile(`session\.run\(([^)]*)\)`)
-	pyStringRe = regexp.MustCompile(`(["'])([^"']*)(["'])`)
-	hatchTable = regexp.MustCompile(`^tool\.hatch\.envs\.[^.]+\.scripts$`)
-	iniHeader  = regexp.MustCompile(`^\[([^\]]+)\]\s*$`)
+	noxRunRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`session\.run\(([^)]*)\)`) })
+	pyStringRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(["'])([^"']*)(["'])`) })
+	hatchTable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^tool\.hatch\.envs\.[^.]+\.scripts$`) })
+	iniHeader  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([^\]]+)\]\s*$`) })
 )
 
 func quoteAll(words []string) []string {
@@ -101,7 +102,7 @@ func quoteAll(words []string) []string {
 // hasTable reports whether TOML text has the table [name].
 func hasTable(toml, name string) bool {
 	for _, line := range tomlLines(toml) {
-		if m := tableHeader.FindStringSubmatch(line); m != nil && normalizeKey(m[1]) == name {
+		if m := tableHeader().FindStringSubmatch(line); m != nil && normalizeKey(m[1]) == name {
 			return true
 		}
 	}
@@ -115,8 +116,8 @@ func hatchTestScript(toml string) (string, bool) {
 	lines := strings.Split(toml, "\n")
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)
-		if m := tableHeader.FindStringSubmatch(line); m != nil {
-			in = hatchTable.MatchString(normalizeKey(m[1]))
+		if m := tableHeader().FindStringSubmatch(line); m != nil {
+			in = hatchTable().MatchString(normalizeKey(m[1]))
 			continue
 		}
 		if !in {
@@ -130,7 +131,7 @@ func hatchTestScript(toml string) (string, bool) {
 		if strings.HasPrefix(v, "[") && !strings.Contains(v, `"`) && i+1 < len(lines) {
 			v = lines[i+1]
 		}
-		if s := pyStringRe.FindStringSubmatch(v); s != nil {
+		if s := pyStringRe().FindStringSubmatch(v); s != nil {
 			return s[2], true
 		}
 	}
@@ -166,7 +167,7 @@ func iniSections(ini string) map[string]map[string]string {
 		if trim == "" || strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, ";") {
 			continue
 		}
-		if m := iniHeader.FindStringSubmatch(trim); m != nil && line == trim {
+		if m := iniHeader().FindStringSubmatch(trim); m != nil && line == trim {
 			sec = map[string]string{}
 			out[strings.TrimSpace(m[1])] = sec
 			key = ""

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/confine"
@@ -311,13 +312,13 @@ func ParseJUnit(data []byte, dir string) (map[string]any, error) {
 	}, nil
 }
 
-var tbEntryRe = regexp.MustCompile(`(?m)^(\S+?\.py):(\d+): `)
+var tbEntryRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(\S+?\.py):(\d+): `) })
 
 // tracebackLine is the line of the deepest entry of a pytest traceback
 // (--tb=short "file:line: in f" or long "file:line: Error") in file.
 func tracebackLine(text, file string) (int, bool) {
 	line, found := 0, false
-	for _, m := range tbEntryRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range tbEntryRe().FindAllStringSubmatch(text, -1) {
 		if filepath.ToSlash(m[1]) == filepath.ToSlash(file) || strings.HasSuffix(filepath.ToSlash(m[1]), "/"+filepath.ToSlash(file)) {
 			if n, err := strconv.Atoi(m[2]); err == nil {
 				line, found = n, true
@@ -422,7 +423,7 @@ func (p *Pack) unittest(ctx context.Context, interp Interpreter, c ext.Call, t t
 	out["timed_out"] = r.timedOut
 	text := r.stdout + r.stderr
 	if verbose && !r.timedOut && out["total"] != nil {
-		text = passedLineRe.ReplaceAllString(text, "") // our -v: the summary says it, the model needs the failures
+		text = passedLineRe().ReplaceAllString(text, "") // our -v: the summary says it, the model needs the failures
 	}
 	out["output"] = clip(text, outputLimit)
 	if t, ok := out["total"].(int); ok && t == 0 {
@@ -492,10 +493,12 @@ func moduleName(dir, file string) (string, bool) {
 }
 
 var (
-	ranRe     = regexp.MustCompile(`(?m)^Ran (\d+) tests? in `)
-	summaryRe = regexp.MustCompile(`(?m)^(OK|FAILED|NO TESTS RAN)(?: \(([^)]*)\))?\s*$`)
-	blockRe   = regexp.MustCompile(`(?m)^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]*)\)`)
-	fileRe    = regexp.MustCompile(`File "([^"]+)", line (\d+)`)
+	ranRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Ran (\d+) tests? in `) })
+	summaryRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(OK|FAILED|NO TESTS RAN)(?: \(([^)]*)\))?\s*$`) })
+	blockRe   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]*)\)`)
+	})
+	fileRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`File "([^"]+)", line (\d+)`) })
 )
 
 // ParseUnittest reads unittest's stderr: "Ran N tests", the OK/FAILED
@@ -508,12 +511,12 @@ var (
 func ParseUnittest(stderr, dir string) map[string]any {
 	out := map[string]any{}
 	failures := []any{}
-	if m := ranRe.FindAllStringSubmatch(stderr, -1); len(m) > 0 {
+	if m := ranRe().FindAllStringSubmatch(stderr, -1); len(m) > 0 {
 		n, _ := strconv.Atoi(m[len(m)-1][1])
 		out["total"] = n
 	}
 	fail, errored, skipped := 0, 0, 0
-	if m := summaryRe.FindAllStringSubmatch(stderr, -1); len(m) > 0 {
+	if m := summaryRe().FindAllStringSubmatch(stderr, -1); len(m) > 0 {
 		last := m[len(m)-1]
 		for _, part := range strings.Split(last[2], ",") {
 			k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
@@ -540,7 +543,7 @@ func ParseUnittest(stderr, dir string) map[string]any {
 			}
 		}
 	}
-	locs := blockRe.FindAllStringSubmatchIndex(stderr, -1)
+	locs := blockRe().FindAllStringSubmatchIndex(stderr, -1)
 	for i, loc := range locs {
 		end := len(stderr)
 		if i+1 < len(locs) {
@@ -566,9 +569,11 @@ func ParseUnittest(stderr, dir string) map[string]any {
 // unittest's progress: one character per finished test (plain), or one
 // "name (id) ... outcome" line each (-v).
 var (
-	dotsRe       = regexp.MustCompile(`^[.FEsxu]+$`)
-	passedLineRe = regexp.MustCompile(`(?m)^\S+ \([^)]*\)(?:\n[^\n]*)?? \.\.\. ok\n`)
-	verboseRe    = regexp.MustCompile(`(?m)^(\S+) \(([^)]*)\)(?:\n.*)?? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$`)
+	dotsRe       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[.FEsxu]+$`) })
+	passedLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\S+ \([^)]*\)(?:\n[^\n]*)?? \.\.\. ok\n`) })
+	verboseRe    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(\S+) \(([^)]*)\)(?:\n.*)?? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$`)
+	})
 )
 
 // partialUnittest counts, for a run killed before its summary, the tests
@@ -577,7 +582,7 @@ var (
 func partialUnittest(stderr string, out map[string]any) {
 	pass, fail, errored, skipped := 0, 0, 0, 0
 	var failures []any
-	if ms := verboseRe.FindAllStringSubmatch(stderr, -1); len(ms) > 0 {
+	if ms := verboseRe().FindAllStringSubmatch(stderr, -1); len(ms) > 0 {
 		for _, m := range ms {
 			switch outcome := m[3]; {
 			case outcome == "ok" || outcome == "expected failure":
@@ -594,7 +599,7 @@ func partialUnittest(stderr string, out map[string]any) {
 		}
 	} else {
 		line, _, _ := strings.Cut(stderr, "\n")
-		if !dotsRe.MatchString(line) {
+		if !dotsRe().MatchString(line) {
 			return
 		}
 		pass, fail, errored = strings.Count(line, ".")+strings.Count(line, "x"), strings.Count(line, "F")+strings.Count(line, "u"), strings.Count(line, "E")
@@ -616,7 +621,7 @@ func unittestRow(test, kind, block, dir string) map[string]any {
 			rep = rep[:j]
 		}
 		if j := strings.Index(rep, "Failed example:"); j >= 0 {
-			if fm := fileRe.FindAllStringSubmatchIndex(rep[:j], -1); len(fm) > 0 {
+			if fm := fileRe().FindAllStringSubmatchIndex(rep[:j], -1); len(fm) > 0 {
 				f := fm[len(fm)-1]
 				setLocation(row, rep[f[2]:f[3]], rep[f[4]:f[5]], dir)
 			}
@@ -625,7 +630,7 @@ func unittestRow(test, kind, block, dir string) map[string]any {
 		}
 	}
 	body := trimBlock(block)
-	frames := fileRe.FindAllStringSubmatchIndex(body, -1)
+	frames := fileRe().FindAllStringSubmatchIndex(body, -1)
 	pick := -1
 	for i := len(frames) - 1; i >= 0; i-- {
 		if within(dir, body[frames[i][2]:frames[i][3]]) {
