@@ -687,3 +687,28 @@ func (e *Engine) SessionFileDiff(ctx context.Context, sessionID, path string) (F
 	}
 	return FileChange{Path: path, Status: StatusUnchanged}, nil
 }
+
+// dropCheckpoints removes a deleted session's snapshots (its turn_changes
+// rows went with its turns): the whole shadow repository when no session
+// uses the workspace any more, else the session's turns' refs and the
+// objects only they needed. A failure is a warning: the session is gone.
+func (e *Engine) dropCheckpoints(ctx context.Context, s store.Session, turns []store.Turn) {
+	if s.Workspace == "" || !gitFound() {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	k := e.keeper()
+	others, err := e.store.ListSessions(ctx, s.Workspace)
+	if err == nil && len(others) == 0 {
+		err = k.RemoveWorkspace(ctx, s.Workspace)
+	} else if err == nil {
+		ids := make([]int64, len(turns))
+		for i, t := range turns {
+			ids[i] = t.ID
+		}
+		err = k.Drop(ctx, s.Workspace, ids)
+	}
+	if err != nil {
+		e.broker.Publish(eventWarning(s.ID, "The deleted session's checkpoints could not be removed: "+err.Error()))
+	}
+}

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/provider/providertest"
 )
@@ -385,5 +387,108 @@ write("c.txt", "temp\n")`},
 	}
 	if f, err := e.SessionFileDiff(ctx, sid, "c.txt"); err != nil || f.Status != StatusUnchanged || f.Patch != "" {
 		t.Fatalf("c.txt's net diff: %+v %v", f, err)
+	}
+}
+
+// An approved re-run without the sandbox is checkpointed like any turn:
+// its turn says what it changed in the workspace and can be undone.
+func TestApprovedRerunIsCheckpointed(t *testing.T) {
+	if s := confine.Status(); s.ABI == 0 {
+		t.Skip("no Landlock here: " + s.Why)
+	}
+	ctx := context.Background()
+	home, ws, outside := sandboxDirs(t)
+	code := fmt.Sprintf("r = shell('echo x >> inside.txt; echo hi > %s')\nprint('exit', r['exit_code'])", filepath.Join(outside, "out.txt"))
+	llm := providertest.New(providertest.Reply{Code: code}, providertest.Reply{Content: []string{"refused"}})
+	defer llm.Close()
+	e := openEngine(t, llm, home)
+	defer e.Close()
+	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "write"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := res.SessionID
+	a, err := e.RerunUnconfined(ctx, sid, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-a.job.done
+	if a.job.err != nil || a.job.res.Turn != 2 {
+		t.Fatalf("re-run = %+v, %v", a.job.res, a.job.err)
+	}
+	tr, err := e.Transcript(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(&TurnChanges{Files: 1, Added: 1}, tr.Turns[1].Changes); d != "" {
+		t.Fatalf("the re-run's changes (-want +got):\n%s", d)
+	}
+	if _, err := e.UndoTurn(ctx, sid, 2, UndoRefuse); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "inside.txt")); string(b) != "x\n" {
+		t.Fatalf("after undoing the re-run inside.txt = %q", b)
+	}
+}
+
+// Deleting a session removes its checkpoints: its turn_changes rows, its
+// turns' snapshots and the objects only they needed, and the workspace's
+// shadow repository with the last session of the workspace.
+func TestDeleteSessionDropsCheckpoints(t *testing.T) {
+	llm := providertest.New(
+		providertest.Reply{Code: `write("a.txt", "only in session A\n")`}, providertest.Reply{Content: []string{"A."}},
+		providertest.Reply{Code: `write("b.txt", "session B\n")`}, providertest.Reply{Content: []string{"B."}},
+	)
+	defer llm.Close()
+	home := t.TempDir()
+	e := openEngine(t, llm, home)
+	defer e.Close()
+	ctx := context.Background()
+	ws := t.TempDir()
+	ra, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(ws, "a.txt")); err != nil { // so session B's snapshots do not hold it
+		t.Fatal(err)
+	}
+	rb, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "B"})
+	if err != nil || rb.SessionID == ra.SessionID {
+		t.Fatalf("second session: %+v %v", rb, err)
+	}
+	shadows, _ := filepath.Glob(filepath.Join(home, "desktop", "checkpoints", "*", "HEAD"))
+	if len(shadows) != 1 {
+		t.Fatalf("shadow repositories: %v", shadows)
+	}
+	shadow := filepath.Dir(shadows[0])
+	hash := exec.Command("git", "hash-object", "--stdin")
+	hash.Stdin = strings.NewReader("only in session A\n")
+	sum, err := hash.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(obj string) bool {
+		return exec.Command("git", "--git-dir="+shadow, "cat-file", "-e", strings.TrimSpace(obj)).Run() == nil
+	}
+	if !has(string(sum)) {
+		t.Fatal("session A's blob is not in the shadow repository")
+	}
+	if err := e.DeleteSession(ctx, ra.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := e.store.SessionChanges(ctx, ra.SessionID); err != nil || len(rows) != 0 {
+		t.Fatalf("turn_changes rows of the deleted session: %v %v", rows, err)
+	}
+	if has(string(sum)) {
+		t.Error("the deleted session's blob is still in the shadow repository")
+	}
+	if d, err := e.TurnDiff(ctx, rb.SessionID, 1, true); err != nil || len(d.Files) != 1 || d.Files[0].Path != "b.txt" {
+		t.Fatalf("the other session's diff after the delete: %+v %v", d, err)
+	}
+	if err := e.DeleteSession(ctx, rb.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(shadow); !os.IsNotExist(err) {
+		t.Fatalf("the workspace's last session is gone but its shadow repository is not: %v", err)
 	}
 }

@@ -142,6 +142,9 @@ func (e *Engine) rerun(ctx context.Context, id string, rt *sessionRT, j *job) (T
 	}
 	view["sandbox"] = sandboxView(policy)
 	view["turn"], view["scope"] = turn.Position, map[string]any{"turn": turn.Position, "iter": 1}
+	cp := e.newTurnCheckpoint(id, rt.workspace) // the re-run changes files like any program
+	cp.start(turn.ID)
+	cp.before(ctx)
 	started := time.Now()
 	out := rt.interp.ExecWith(ctx, j.code, view, blockLimits(cfg, e.home))
 	rec := events.CallRecord{Code: j.code, Output: out.Output, OutputBytes: out.Bytes, DurationMs: out.Duration.Milliseconds()}
@@ -184,9 +187,10 @@ func (e *Engine) rerun(ctx context.Context, id string, rt *sessionRT, j *job) (T
 	if err := e.store.FinishTurn(bg, turn.ID, store.TurnOutcome{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs}); err != nil {
 		return res, func() {}, err
 	}
+	changes := cp.finish(bg)
 	res.Status, res.Answer, res.Error = status, answer, errText
 	return res, func() {
-		pub(events.TurnEnd{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs})
+		pub(events.TurnEnd{Status: status, Answer: answer, Error: errText, Iterations: 1, DurationMs: turnMs, Changes: changes})
 		e.publishSession(id)
 	}, nil
 }

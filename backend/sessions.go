@@ -35,9 +35,12 @@ func (e *Engine) DeleteSession(ctx context.Context, id string) error {
 	if e.Running(id) {
 		return fmt.Errorf("%w: stop it first", ErrBusy)
 	}
+	s, _ := e.store.GetSession(ctx, id)
+	turns, _ := e.store.ListTurns(ctx, id)
 	if err := e.store.DeleteSession(ctx, id); err != nil {
 		return err
 	}
+	e.dropCheckpoints(ctx, s, turns) // its turns' snapshots (checkpoints.go)
 	e.resources.StopSession(ctx, id) // its REPLs die with it
 	e.dropMCP(ctx, id)               // and its MCP servers (mcpservers.go)
 	e.mu.Lock()

@@ -174,3 +174,46 @@ func (r *repo) pair(turn int64) (before, after string, err error) {
 	}
 	return b, a, nil
 }
+
+// Drop removes turns' snapshots from the workspace's shadow repository:
+// their refs, then every object no remaining snapshot (or the shadow
+// index) needs, under the workspace's lock so no snapshot is being written
+// meanwhile. A workspace without a shadow repository is nothing to do.
+func (k *Keeper) Drop(ctx context.Context, ws string, turns []int64) error {
+	dir := k.repoDir(filepath.Clean(ws))
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		return nil
+	}
+	r, unlock, err := k.open(ctx, ws)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for _, t := range turns {
+		if err := os.RemoveAll(filepath.Join(r.dir, "refs", "vis", "turns", strconv.FormatInt(t, 10))); err != nil {
+			return fmt.Errorf("checkpoint: drop: %w", err)
+		}
+	}
+	if _, err := r.run(ctx, nil, nil, "prune", "--expire=now"); err != nil {
+		return err
+	}
+	return nil
+}
+
+// RemoveWorkspace deletes the workspace's shadow repository, every
+// snapshot of it with it (no session uses the workspace any more).
+func (k *Keeper) RemoveWorkspace(ctx context.Context, ws string) error {
+	dir := k.repoDir(filepath.Clean(ws))
+	if _, err := os.Stat(dir); err != nil {
+		return nil
+	}
+	unlock, err := lockFile(ctx, filepath.Join(dir, "vis.lock"))
+	if err != nil {
+		return fmt.Errorf("checkpoint: lock: %w", err)
+	}
+	defer unlock()
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("checkpoint: remove: %w", err)
+	}
+	return nil
+}
