@@ -267,11 +267,20 @@ func (tr *turnRun) compact(target int) compaction {
 	// (cur, n] that set(k) makes fit, else the smallest that saves all
 	// there is to save (turns without programs save nothing), and returns
 	// it; cur when no count makes them smaller.
+	sizes := map[RecapFold]int{} // each fold's initial messages, in estimated tokens
 	refold := func(cur int, set func(f *RecapFold, k int)) int {
 		n := len(tr.t.Recap.Positions)
 		rest := EstimateTokens(tr.msgs[tr.base:])
 		at := func(k int) RecapFold { f := tr.fold; set(&f, k); return f }
-		size := func(k int) int { return EstimateTokens(tr.t.Recap.Build(at(k))) }
+		size := func(k int) int {
+			f := at(k)
+			if v, ok := sizes[f]; ok {
+				return v
+			}
+			v := EstimateTokens(tr.t.Recap.Build(f))
+			sizes[f] = v
+			return v
+		}
 		k := cur + 1 + sort.Search(n-cur, func(j int) bool { return size(cur+1+j)+rest <= target })
 		if k > n {
 			least := size(n)
