@@ -868,6 +868,9 @@ func (in *Interp) pyBuiltins() starlark.StringDict {
 	for _, n := range exceptionNames {
 		d[n] = exceptionCtor(n)
 	}
+	for k, v := range strBuiltins() {
+		d[k] = v
+	}
 	return d
 }
 

@@ -45,8 +45,10 @@
 //
 // Known limits: functions keep the globals of the block that defined them
 // (a later block rebinding a global is not seen by an earlier def, as in
-// the Starlark REPL); strings are not iterable in Starlark, so the pre-pass
-// wraps `for` iterables and the builtins that iterate accept strings.
+// the Starlark REPL). Strings are Python's sequences of code points, not
+// Starlark's bytes, as far as a rewrite reaches (pystr.go): len, subscripts
+// read by the program, for loops, the builtins that iterate, str.find; a
+// string still does not unpack (a, b = "ab").
 package sandbox
 
 import (

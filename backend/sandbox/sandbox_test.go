@@ -16,7 +16,7 @@ import (
 	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
-func newInterp(t testing.TB, opts Options, builtins ...Builtin) *Interp {
+func newInterp(t testing.TB, opts Options, builtins ...hostfn.Builtin) *Interp {
 	t.Helper()
 	in, err := New(opts, builtins)
 	if err != nil {

@@ -16,6 +16,7 @@ package pyprep
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -434,7 +435,10 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 		if err != nil {
 			return "", err
 		}
-		inner = strings.TrimSpace(inner)
+		if strings.TrimSpace(inner) == "" {
+			return "", &SyntaxError{Line: line, Msg: "f-string: valid expression required before '}'"}
+		}
+		inner = strings.Trim(inner, " \t\r") // newlines stay: the lines after keep their numbers
 		switch {
 		case specExpr != "":
 			parts = append(parts, fmt.Sprintf("__fv(%s, %s, %q)", inner, specExpr, conv))
@@ -681,7 +685,131 @@ func exprPassesStop(toks []token, stop stopCheck) ([]token, error) {
 		return nil, err
 	}
 	toks = rewriteChainedComparisons(toks)
-	return toks, nil
+	return rewriteSubscripts(toks, stop)
+}
+
+// assignOps end an assignment's targets.
+var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "//=": true, "%=": true,
+	"**=": true, "&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true}
+
+// valueStart is the index after the last assignment operator outside
+// brackets (0 when toks assign nothing): what comes before it is targets.
+func valueStart(toks []token) int {
+	depth, from := 0, 0
+	for i, t := range toks {
+		if t.kind != tkOp {
+			continue
+		}
+		switch {
+		case t.text == "(" || t.text == "[" || t.text == "{":
+			depth++
+		case t.text == ")" || t.text == "]" || t.text == "}":
+			depth--
+		case depth == 0 && assignOps[t.text]:
+			from = i + 1
+		}
+	}
+	return from
+}
+
+// rewriteSubscripts turns each subscript the line reads, x[i] or
+// x[lo:hi:step], into __ix(x, i) or __sl(x, lo, hi, step) (None for a
+// missing part), so the runtime can index a string by code point as Python
+// does. An assignment's targets keep Starlark's subscripts; so does a
+// subscript with both a slice and a comma (x[1:2, 3]) or nothing in it.
+// The rightmost subscript goes first: nothing inside it is a subscript
+// still to rewrite, and the ones in its operand (x[1] of x[1][2]) come
+// next. Tokens are replaced in place, so the lines stay where they were.
+func rewriteSubscripts(toks []token, stop stopCheck) ([]token, error) {
+	from, limit := valueStart(toks), len(toks)
+	if !slices.ContainsFunc(toks[from:], func(t token) bool { return isOp(t, "[") }) {
+		return toks, nil
+	}
+	for {
+		if err := stop(); err != nil {
+			return nil, err
+		}
+		m := matchBrackets(toks)
+		idx := -1
+		for i := limit - 1; i >= from; i-- {
+			if isOp(toks[i], "[") {
+				if _, closed := m[i]; closed {
+					if p := prevSig(toks, i); p >= from && endsOperand(toks[p]) {
+						idx = i
+						break
+					}
+				}
+			}
+		}
+		if idx < 0 {
+			return toks, nil
+		}
+		limit = idx
+		c := m[idx]
+		var colons, commas []int
+		depth, empty := 0, true
+		for i := idx + 1; i < c; i++ {
+			t := toks[i]
+			if sig(t) {
+				empty = false
+			}
+			if t.kind != tkOp {
+				continue
+			}
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ":":
+				if depth == 0 {
+					colons = append(colons, i)
+				}
+			case ",":
+				if depth == 0 {
+					commas = append(commas, i)
+				}
+			}
+		}
+		if empty || len(colons) > 2 || (len(colons) > 0 && len(commas) > 0) {
+			continue
+		}
+		line := toks[idx].line
+		ps := operandStart(toks, m, prevSig(toks, idx))
+		fn := "__ix"
+		var inner []token
+		switch {
+		case len(colons) > 0:
+			fn = "__sl"
+			bounds := append(append([]int{idx}, colons...), c)
+			for k := 0; k < 3; k++ {
+				if k > 0 {
+					inner = append(inner, mk(tkOp, ",", line), mk(tkSpace, " ", line))
+				}
+				part := []token(nil)
+				if k+1 < len(bounds) {
+					part = toks[bounds[k]+1 : bounds[k+1]]
+				}
+				if nextSig(part, -1) == len(part) {
+					inner = append(inner, part...) // keep its newlines
+					inner = append(inner, mk(tkName, "None", line))
+				} else {
+					inner = append(inner, part...)
+				}
+			}
+		case len(commas) > 0: // x[1, 2] indexes with a tuple
+			inner = append([]token{mk(tkOp, "(", line)}, toks[idx+1:c]...)
+			inner = append(inner, mk(tkOp, ")", line))
+		default:
+			inner = append([]token(nil), toks[idx+1:c]...)
+		}
+		repl := append([]token{mk(tkOp, ",", line), mk(tkSpace, " ", line)}, inner...)
+		repl = append(repl, mk(tkOp, ")", line))
+		rest := append(repl, toks[c+1:]...)
+		toks = append(toks[:idx:idx], rest...)
+		toks = splice(toks, ps, mk(tkName, fn, line), mk(tkOp, "(", line))
+		limit = idx + 2
+	}
 }
 
 // joinAdjacentStrings turns "a" "b" (implicit concatenation) into ("a" + "b").
@@ -1412,7 +1540,11 @@ func rewriteStatement(stmt []token) ([]token, error) {
 					parts = append(parts, t.text)
 				}
 			}
-			targets = append(targets, strings.Join(parts, " "))
+			tg := strings.Join(parts, " ")
+			if strings.Contains(tg, "\n") { // a multi-line string as a target: no copy fits on one line
+				return nil, nil
+			}
+			targets = append(targets, tg)
 			prevEq = q
 		}
 		var copies strings.Builder

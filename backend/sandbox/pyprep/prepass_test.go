@@ -24,6 +24,7 @@ var rewriteCases = []struct{ name, in, want string }{
 	{"fstring braces", `f"{{a}} {b}"`, `("{a} " + __fv(b))`},
 	{"fstring selfdoc", `f"{x=}"`, `("x=" + __fv(x, "", "r"))`},
 	{"fstring nested field", `f"{x:{w}}"`, `__fv(x, __fv(w), "")`},
+	{"fstring expression over lines", "f\"\"\"{\n  x\n}\"\"\"\ny", "__fv(\n  x\n)\ny"},
 	{"fstring triple keeps lines", "f\"\"\"a\n{b}\nc\"\"\"", "(\"\"\"a\n\"\"\" + __fv(b) + \"\"\"\nc\"\"\")"},
 	{"is not None", `x is not None`, `x != None`},
 	{"is None", `x is None`, `x == None`},
@@ -57,6 +58,14 @@ var rewriteCases = []struct{ name, in, want string }{
 	{"bad escape", `"\d+"`, `"\\d+"`},
 	{"bare doc prints", `doc("grep")`, `print(doc("grep"))`},
 	{"number underscores", `1_000`, `1000`},
+	{"index read", `y = x[0]`, `y = __ix(x, 0)`},
+	{"slice read", `print(s[1:3], s[::-1], s[:2])`, `print(__sl(s, 1, 3, None), __sl(s, None, None, -1), __sl(s, None, 2, None))`},
+	{"nested subscripts", `z = x[1][y[0]]`, `z = __ix(__ix(x, 1), __ix(y, 0))`},
+	{"tuple index", `z = x[1, 2]`, `z = __ix(x, (1, 2))`},
+	{"assignment target untouched", `d[k][j] = v[0]`, `d[k][j] = __ix(v, 0)`},
+	{"augmented target untouched", `a[i] += b[j]`, `a[i] += __ix(b, j)`},
+	{"list literal untouched", `x = [1, 2] + [3]`, `x = [1, 2] + [3]`},
+	{"subscript over lines", "z = d[\n  1]", "z = __ix(d, \n  1)"},
 }
 
 // unsupportedCases are constructs the sandbox refuses, with a word the
