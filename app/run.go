@@ -46,7 +46,7 @@ func Run(a *App, ro RunOptions) error {
 		BackgroundColour: options.NewRGB(0xf7, 0xf7, 0xf5),
 		AssetServer:      &assetserver.Options{Assets: ro.Assets, Handler: a.assets()},
 		Bind:             []any{a},
-		ErrorFormatter:   func(err error) any { return err.Error() },
+		ErrorFormatter:   wireError, // {"code", "message"} as JSON text (errors.go)
 		OnStartup: func(ctx context.Context) {
 			a.start(ctx, wailsShell{ctx}, FlushInterval)
 			// Off the way to the first paint: a slow session bus must not

@@ -314,18 +314,18 @@ func foreground(ctx context.Context, eng *backend.Engine, env Env, cmd, sid stri
 
 // errorEvent is the JSON line of an input the engine refused, after the
 // events: {"event": "error", "code": ..., "error": the sentence}. Codes are
-// stable: "conflict" (another Vis runs the session; "pid" says which),
-// "config", "not_found", else "refused".
+// the engine's (backend.ErrorCode), narrowed to the CLI's stable four:
+// "conflict" (another Vis runs the session, "pid" says which; or a turn
+// is running), "config", "not_found", else "refused".
 func errorEvent(err error, sid string) map[string]any {
 	ev := map[string]any{"event": "error", "code": "refused", "error": err.Error(), "session_id": sid}
+	switch code := backend.ErrorCode(err); code {
+	case backend.CodeConflict, backend.CodeConfig, backend.CodeNotFound:
+		ev["code"] = code
+	}
 	var held *backend.HeldElsewhereError
-	switch {
-	case errors.As(err, &held):
-		ev["code"], ev["pid"], ev["session_id"] = "conflict", held.PID, held.SessionID
-	case errors.Is(err, backend.ErrConfig):
-		ev["code"] = "config"
-	case errors.Is(err, store.ErrNotFound):
-		ev["code"] = "not_found"
+	if errors.As(err, &held) {
+		ev["pid"], ev["session_id"] = held.PID, held.SessionID
 	}
 	return ev
 }

@@ -25,6 +25,7 @@ import type {
   Verdict,
 } from './types'
 import type { EngineEvent } from './events.gen'
+import { BridgeError, parseError } from './errorText'
 import type { MCPServer, MCPSettings, MCPTestResult, UserFiles } from './extensions'
 import type { ImageInput, ImageVerdict } from './attach'
 import type { FileChange, RevertOutcome, SessionChanges, TurnDiff, UndoOutcome } from './changes'
@@ -50,9 +51,16 @@ export function inWindow(): boolean {
   return typeof window !== 'undefined' && !!window.go && !!window.runtime
 }
 
+/**
+ * Every bound call goes through here: a rejection becomes a BridgeError with
+ * the Go side's code and sentence (errorText.ts), so callers decide by
+ * errorCode(e) and show errorMessage(e).
+ */
 function call<T>(f: () => Promise<T>): Promise<T> {
-  if (!inWindow()) return Promise.reject(new Error('not running inside the Vis window'))
-  return f()
+  if (!inWindow()) return Promise.reject(new BridgeError({ code: 'internal', message: 'not running inside the Vis window' }))
+  return f().catch((e: unknown) => {
+    throw new BridgeError(parseError(e))
+  })
 }
 
 export const api = {
@@ -205,5 +213,5 @@ export function onWorkspace(cb: (dir: string) => void): () => void {
   return EventsOn(WORKSPACE, (dir: string) => cb(String(dir)))
 }
 
-export { errorMessage } from './errorText'
+export { BridgeError, errorCode, errorMessage, type ErrorCode } from './errorText'
 

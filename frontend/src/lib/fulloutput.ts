@@ -1,7 +1,7 @@
 // A program's whole output, beyond the model's clipped copy the transcript
 // holds: where it is (the same session/turn/iteration/call as its asset
 // URL), the marker that says what a cap left out, and its pages.
-import { api } from './bridge'
+import { api, errorCode } from './bridge'
 import { bytes } from './format'
 import type { OutputPage } from './types'
 
@@ -42,6 +42,15 @@ export type PageLoader = (at: OutputLocator, offset: number) => Promise<OutputPa
 
 /** The window's loader: the bound CallOutput method. */
 export const boundLoader: PageLoader = (at, offset) => api.callOutput(at.sessionId, at.turn, at.iteration, at.call, offset)
+
+/**
+ * An output asked for while its iteration's other programs still run is not
+ * saved yet: the engine answers not_found, and the view asks again. Decided
+ * by the error's code, never by its sentence.
+ */
+export function notSavedYet(e: unknown): boolean {
+  return errorCode(e) === 'not_found'
+}
 
 /** Loads every page of the output in order, handing each to onpage; stops when signal aborts. */
 export async function loadOutput(load: PageLoader, at: OutputLocator, onpage: (p: OutputPage) => void, signal?: AbortSignal): Promise<void> {
