@@ -36,13 +36,14 @@ type archLayer struct {
 
 var archLayers = []archLayer{
 	{
-		doc: "0 leaves: value types, event broker, keyring, the host-function types (what a tool knows of the sandbox), the Python-to-Starlark pre-pass, the workspace, the home folder, a running tool's live output, OS confinement, the nREPL codec; no module imports",
+		doc: "0 leaves: value types, event broker, keyring, the host-function types (what a tool knows of the sandbox), the Python-to-Starlark pre-pass, the Python builtins and modules, the workspace, the home folder, a running tool's live output, OS confinement, the nREPL codec; no module imports",
 		pkgs: map[string][]string{
 			"backend/chat":                nil,
 			"backend/events":              nil,
 			"backend/secrets":             nil,
 			"backend/sandbox/hostfn":      nil, // Builtin, ToolError, the call's ctx: what tools import instead of the interpreter
 			"backend/sandbox/pyprep":      nil, // the line-preserving Python-to-Starlark rewrite
+			"backend/sandbox/pylib":       nil, // Python's builtins and modules over Starlark values
 			"backend/workspace":           nil,
 			"backend/homedir":             nil, // the person's home: ~ expanded and shown, VIS_HOME
 			"backend/live":                nil,
@@ -56,7 +57,7 @@ var archLayers = []archLayer{
 	{
 		doc: "1 on the leaves: config (on the home folder and canonical workspace paths); the Starlark runtime (on the host-function types); persistence, the prompt, the model client and its scripted fake (on the chat types); the packs' process groups (their output live); per-turn checkpoints (on the workspace)",
 		pkgs: map[string][]string{
-			"backend/sandbox":                {"backend/sandbox/hostfn", "backend/sandbox/pyprep"},
+			"backend/sandbox":                {"backend/sandbox/hostfn", "backend/sandbox/pylib", "backend/sandbox/pyprep"},
 			"backend/config":                 {"backend/homedir", "backend/workspace"}, // ~ in trust lists, canonical workspaces
 			"backend/store":                  {"backend/chat"},
 			"backend/prompt":                 {"backend/chat", "backend/homedir", "backend/workspace"},
@@ -138,7 +139,7 @@ var archOwners = []struct {
 }{
 	{"github.com/sashabaranov/go-openai", []string{"backend/provider"}},
 	{"modernc.org/sqlite", []string{"backend/store"}},
-	{"go.starlark.net", []string{"backend/sandbox"}},
+	{"go.starlark.net", []string{"backend/sandbox", "backend/sandbox/pylib"}},
 	{"github.com/fsnotify/fsnotify", []string{"backend/workspace"}},
 	{"github.com/zalando/go-keyring", []string{"backend/secrets"}},
 	{"golang.org/x/image", []string{"backend/attach"}},
@@ -390,7 +391,7 @@ func TestArch(t *testing.T) {
 			{"backend imports wails", m("backend/events"), "github.com/wailsapp/wails/v2/pkg/runtime", []string{"backend/events imports github.com/wailsapp/wails/v2/pkg/runtime", "app and main only"}},
 			{"cli imports wails", m("app/cli"), "github.com/wailsapp/wails/v2", []string{"app/cli imports github.com/wailsapp/wails/v2"}},
 			{"loop imports go-openai", m("backend/loop"), "github.com/sashabaranov/go-openai", []string{"backend/loop imports github.com/sashabaranov/go-openai", "backend/provider only"}},
-			{"pack imports starlark", m("backend/packs/clojure"), "go.starlark.net/starlark", []string{"backend/packs/clojure imports go.starlark.net/starlark", "backend/sandbox only"}},
+			{"pack imports starlark", m("backend/packs/clojure"), "go.starlark.net/starlark", []string{"backend/packs/clojure imports go.starlark.net/starlark", "backend/sandbox and backend/sandbox/pylib only"}},
 			{"sqlite outside store", m("backend/goals"), "modernc.org/sqlite/lib", []string{"backend/goals imports modernc.org/sqlite/lib"}},
 			{"go-cmp outside tests", m("backend/packs/packtest"), "github.com/google/go-cmp/cmp", []string{"test files only"}},
 			{"unowned module", m("backend/tools"), "example.com/newdep", []string{"backend/tools imports example.com/newdep", "no owner"}},

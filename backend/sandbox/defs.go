@@ -15,6 +15,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"github.com/visdesktop/vis/backend/sandbox/pylib"
 	"github.com/visdesktop/vis/backend/sandbox/pyprep"
 )
 
@@ -297,7 +298,7 @@ func (in *Interp) index() string {
 	for _, n := range []string{"doc", "apropos", "defs"} {
 		fmt.Fprintf(&b, "  %s\n", summary(sandboxDocs[n]))
 	}
-	b.WriteString("Modules (import them, or use them directly): " + strings.Join(in.moduleNames(), ", ") + "\n")
+	b.WriteString("Modules (import them, or use them directly): " + strings.Join(in.py.ModuleNames(), ", ") + "\n")
 	b.WriteString(in.namespaceIndex())
 	if len(in.defOrder) > 0 {
 		b.WriteString("Your helpers: " + strings.Join(in.defOrder, ", ") + " (defs() for details)\n")
@@ -320,8 +321,8 @@ func (in *Interp) docOf(name string) (string, bool) {
 	}
 	if k := strings.LastIndexByte(name, '.'); k > 0 {
 		mod, fn := name[:k], name[k+1:]
-		if m, ok := in.modules[mod]; ok {
-			if v, err := getAttr(m, fn); err == nil && v != nil {
+		if m, ok := in.py.Modules()[mod]; ok {
+			if v, err := pylib.Attr(m, fn); err == nil && v != nil {
 				return name + " — as in Python's " + mod + " module. Module " + mod + ": " + moduleDocs[mod], true
 			}
 		}
@@ -343,7 +344,7 @@ func (in *Interp) builtinDoc(th *starlark.Thread, b *starlark.Builtin, args star
 		if n, isNamed := v.(interface{ Name() string }); isNamed {
 			name = n.Name()
 		} else {
-			return nil, fmt.Errorf("doc: expected a name, got %s", pyTypeName(v))
+			return nil, fmt.Errorf("doc: expected a name, got %s", pylib.TypeName(v))
 		}
 	}
 	if d, ok := in.namespaceDoc(threadCtx(th), name); ok {
@@ -352,7 +353,7 @@ func (in *Interp) builtinDoc(th *starlark.Thread, b *starlark.Builtin, args star
 	if d, ok := in.docOf(name); ok {
 		return starlark.String(d), nil
 	}
-	return starlark.String(fmt.Sprintf("no doc for %s; try apropos(%s)", quotePy(name), quotePy(name))), nil
+	return starlark.String(fmt.Sprintf("no doc for %s; try apropos(%s)", pylib.Quote(name), pylib.Quote(name))), nil
 }
 
 func (in *Interp) builtinApropos(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -392,7 +393,7 @@ func (in *Interp) builtinApropos(th *starlark.Thread, b *starlark.Builtin, args 
 		}
 	}
 	if len(lines) == 0 {
-		return starlark.String("no matches for " + quotePy(text) + "; doc() lists every tool"), nil
+		return starlark.String("no matches for " + pylib.Quote(text) + "; doc() lists every tool"), nil
 	}
 	return starlark.String(strings.Join(lines, "\n")), nil
 }
@@ -412,7 +413,7 @@ func (in *Interp) builtinDefs(th *starlark.Thread, b *starlark.Builtin, args sta
 	if name != "" {
 		d, ok := in.defs[name]
 		if !ok {
-			return nil, fmt.Errorf("defs: no helper named %s (defs() lists them)", quotePy(name))
+			return nil, fmt.Errorf("defs: no helper named %s (defs() lists them)", pylib.Quote(name))
 		}
 		return starlark.String(d.Source), nil
 	}

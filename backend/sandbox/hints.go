@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/visdesktop/vis/backend/sandbox/pylib"
 )
 
 // Hints turn Starlark's terse errors into advice a model can act on.
@@ -158,7 +160,7 @@ func pyTypeWord(t string) string {
 
 func pyQuoteMsg(s string) string {
 	if strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`) && len(s) >= 2 {
-		return quotePy(s[1 : len(s)-1])
+		return pylib.Quote(s[1 : len(s)-1])
 	}
 	return s
 }

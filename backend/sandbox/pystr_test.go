@@ -20,6 +20,7 @@ func TestStringsAreCodePoints(t *testing.T) {
 		{"slice", `print("héllo"[1:3] == "él", "héllo"[1:3], "héllo"[-2:], "héllo"[::-1], "héllo"[::2])`, "True él lo olléh hlo"},
 		{"index", `s = "héllo"` + "\n" + `print(s[1], s[-1], s[0] + s[4])`, "é o ho"},
 		{"iteration", "out = []\nfor c in \"héllo\":\n    out.append(c)\nprint(out, list(\"né\"), [c for c in \"日本\"])", "['h', 'é', 'l', 'l', 'o'] ['n', 'é'] ['日', '本']"},
+		{"isidentifier", `print("héllo".isidentifier(), "1a".isidentifier(), "a1".isidentifier(), "a-b".isidentifier())`, "True False True False"},
 		{"upper", `print("héllo straße".upper(), "ÉCOLE".lower())`, "HÉLLO STRASSE école"},
 		{"emoji", `s = "a👋b"` + "\n" + `print(len(s), s[1], s[2], s[1:], s.find("b"), s.index("b", 1))`, "3 👋 b 👋b 2 2"},
 		{"find counts code points", `s = "héllo wörld"` + "\n" + `print(s.find("w"), s.rfind("l"), s.find("l", 4), s.find("z"), s.rindex("ö"))`, "6 9 9 -1 7"},

@@ -71,6 +71,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"github.com/visdesktop/vis/backend/sandbox/hostfn"
+	"github.com/visdesktop/vis/backend/sandbox/pylib"
 	"github.com/visdesktop/vis/backend/sandbox/pyprep"
 )
 
@@ -275,7 +276,7 @@ type Interp struct {
 	opts     Options
 	builtins []hostfn.Builtin
 	byName   map[string]*hostfn.Builtin
-	modules  map[string]starlark.Value
+	py       *pylib.Env // the Python builtins and modules
 
 	mu         sync.Mutex // serializes Exec
 	calls      []ToolCall // the running block's builtin calls (under mu)
@@ -288,8 +289,8 @@ type Interp struct {
 }
 
 const (
-	localOutput = "vis.output"
-	localCtx    = "vis.ctx"
+	localOutput = pylib.OutputLocal // print's target, read by pylib
+	localCtx    = pylib.CtxLocal    // the block's ctx, read by pylib (time.sleep) and threadCtx
 	localClock  = "vis.clock"
 	blockFile   = "block"
 	defsFile    = "defs"
@@ -314,14 +315,12 @@ func New(opts Options, builtins []hostfn.Builtin) (*Interp, error) {
 		opts.OutputLimit = 65536
 	}
 	in := &Interp{opts: opts, byName: map[string]*hostfn.Builtin{}, defs: map[string]*Def{}, imports: map[string]string{}, reserved: map[string]bool{}}
-	in.modules = in.buildModules()
-	g := in.pyBuiltins()
+	in.py = pylib.New(opts.Getwd, opts.PathInfo)
+	g := in.py.Builtins()
 	// auto-imported modules (as in Vis): usable without an import line
 	for _, name := range Modules {
-		g[name] = in.modules[name]
+		g[name] = in.py.Modules()[name]
 	}
-	g["Counter"] = typeCounter
-	g["defaultdict"] = typeDefaultDict
 	g["doc"] = starlark.NewBuiltin("doc", in.builtinDoc)
 	g["apropos"] = starlark.NewBuiltin("apropos", in.builtinApropos)
 	g["defs"] = starlark.NewBuiltin("defs", in.builtinDefs)
@@ -417,12 +416,7 @@ func (o *outputBuffer) keep(s string) {
 	o.full.WriteString(s)
 }
 
-func threadCtx(th *starlark.Thread) context.Context {
-	if ctx, ok := th.Local(localCtx).(context.Context); ok {
-		return ctx
-	}
-	return context.Background()
-}
+func threadCtx(th *starlark.Thread) context.Context { return pylib.ThreadCtx(th) }
 
 var errWallLimit = errors.New("wall-clock limit reached")
 
@@ -750,7 +744,7 @@ func toGoDepth(v starlark.Value, depth int) (any, error) {
 	case starlark.Bytes:
 		return string(x), nil
 	case *starlark.List, starlark.Tuple, *starlark.Set:
-		elems := listOf(v.(starlark.Iterable))
+		elems := pylib.Elems(v.(starlark.Iterable))
 		out := make([]any, len(elems))
 		for i, e := range elems {
 			g, err := toGoDepth(e, depth+1)
@@ -766,7 +760,7 @@ func toGoDepth(v starlark.Value, depth int) (any, error) {
 			k, ok := kv[0].(starlark.String)
 			key := string(k)
 			if !ok {
-				key = pyStr(kv[0])
+				key = pylib.Str(kv[0])
 			}
 			g, err := toGoDepth(kv[1], depth+1)
 			if err != nil {
@@ -776,7 +770,7 @@ func toGoDepth(v starlark.Value, depth int) (any, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("cannot pass a %s to a tool (use str, int, float, bool, None, list or dict)", pyTypeName(v))
+	return nil, fmt.Errorf("cannot pass a %s to a tool (use str, int, float, bool, None, list or dict)", pylib.TypeName(v))
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -958,19 +952,19 @@ func runtimeError(err error, filename string) *Error {
 	if errors.As(err, &ae) {
 		return &Error{Phase: PhaseRuntime, Message: ae.Msg, Hint: "doc(name) shows a tool's parameters"}
 	}
-	var ui *UnsupportedImportError
+	var ui *pylib.UnsupportedImportError
 	if errors.As(err, &ui) {
 		return &Error{Phase: PhaseUnsupported, Message: ui.Msg, Hint: ui.Hint}
 	}
-	var rf *refusedError
+	var rf *pylib.RefusedError
 	if errors.As(err, &rf) {
-		return &Error{Phase: PhaseUnsupported, Message: rf.msg}
+		return &Error{Phase: PhaseUnsupported, Message: rf.Msg}
 	}
-	var re *RaisedError
+	var re *pylib.RaisedError
 	if errors.As(err, &re) {
 		return &Error{Phase: PhaseRuntime, Message: re.Error()}
 	}
-	var rx *RegexUnsupportedError
+	var rx *pylib.RegexUnsupportedError
 	if errors.As(err, &rx) {
 		return &Error{Phase: PhaseRuntime, Message: rx.Error(), Hint: "RE2 has no lookaround or backreferences: match more loosely and filter in code, or use capture groups"}
 	}

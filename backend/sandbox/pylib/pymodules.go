@@ -1,4 +1,4 @@
-package sandbox
+package pylib
 
 import (
 	"bytes"
@@ -74,7 +74,7 @@ var importAdvice = map[string]string{
 	"argparse":    "there is no command line: set variables directly",
 }
 
-func (in *Interp) module(name string) (starlark.Value, error) {
+func (in *Env) module(name string) (starlark.Value, error) {
 	if m, ok := in.modules[name]; ok {
 		return m, nil
 	}
@@ -86,7 +86,7 @@ func (in *Interp) module(name string) (starlark.Value, error) {
 	return nil, &UnsupportedImportError{Module: name, Msg: fmt.Sprintf("module '%s' is not available in this sandbox", name), Hint: advice}
 }
 
-func (in *Interp) moduleNames() []string {
+func (in *Env) moduleNames() []string {
 	var names []string
 	for n := range in.modules {
 		names = append(names, n)
@@ -666,7 +666,7 @@ func jsonValue(dec *json.Decoder, depth int) (starlark.Value, error) {
 
 // ---- time, datetime ----
 
-func (in *Interp) timeModule() *starlarkstruct.Module {
+func (in *Env) timeModule() *starlarkstruct.Module {
 	return mod("time", starlark.StringDict{
 		"time": bi("time", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return starlark.Float(float64(time.Now().UnixNano()) / 1e9), nil
@@ -681,7 +681,7 @@ func (in *Interp) timeModule() *starlarkstruct.Module {
 			if err := starlark.UnpackPositionalArgs("sleep", args, kw, 1, &secs); err != nil {
 				return nil, err
 			}
-			ctx := threadCtx(th)
+			ctx := ThreadCtx(th)
 			t := time.NewTimer(time.Duration(float64(secs) * float64(time.Second)))
 			defer t.Stop()
 			select {
@@ -898,7 +898,7 @@ func datetimeModule() *starlarkstruct.Module {
 
 // ---- os, os.path ----
 
-func (in *Interp) osPathModule() *starlarkstruct.Module {
+func (in *Env) osPathModule() *starlarkstruct.Module {
 	s1 := func(name string, f func(string) string) *starlark.Builtin {
 		return bi(name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var p string
@@ -914,15 +914,15 @@ func (in *Interp) osPathModule() *starlarkstruct.Module {
 			if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &p); err != nil {
 				return nil, err
 			}
-			if in.opts.PathInfo == nil {
+			if in.PathInfo == nil {
 				return starlark.False, nil
 			}
-			return starlark.Bool(pick(in.opts.PathInfo(p))), nil
+			return starlark.Bool(pick(in.PathInfo(p))), nil
 		})
 	}
 	abs := func(p string) string {
 		if !path.IsAbs(p) {
-			p = path.Join(in.opts.Getwd, p)
+			p = path.Join(in.Getwd, p)
 		}
 		return path.Clean(p)
 	}
@@ -1001,7 +1001,7 @@ func (in *Interp) osPathModule() *starlarkstruct.Module {
 		}),
 		"relpath": bi("relpath", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var p string
-			start := in.opts.Getwd
+			start := in.Getwd
 			if err := starlark.UnpackArgs("relpath", args, kw, "path", &p, "start?", &start); err != nil {
 				return nil, err
 			}
@@ -1037,7 +1037,7 @@ func relPath(base, target string) string {
 	return strings.Join(parts, "/")
 }
 
-func (in *Interp) osModule(osPath *starlarkstruct.Module) *starlarkstruct.Module {
+func (in *Env) osModule(osPath *starlarkstruct.Module) *starlarkstruct.Module {
 	env := starlark.NewDict(0)
 	env.Freeze()
 	return mod("os", starlark.StringDict{
@@ -1047,7 +1047,7 @@ func (in *Interp) osModule(osPath *starlarkstruct.Module) *starlarkstruct.Module
 		"name":    starlark.String("posix"),
 		"environ": env,
 		"getcwd": bi("getcwd", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return starlark.String(in.opts.Getwd), nil
+			return starlark.String(in.Getwd), nil
 		}),
 		"getenv": bi("getenv", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var k string
@@ -1675,13 +1675,13 @@ func stringModule() *starlarkstruct.Module {
 	})
 }
 
-func (in *Interp) sysModule() *starlarkstruct.Module {
+func (in *Env) sysModule() *starlarkstruct.Module {
 	write := bi("write", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
 		if err := starlark.UnpackPositionalArgs("write", args, kw, 1, &s); err != nil {
 			return nil, err
 		}
-		if out, _ := th.Local(localOutput).(*outputBuffer); out != nil {
+		if out, _ := th.Local(OutputLocal).(Output); out != nil {
 			out.WriteString(s)
 		}
 		return starlark.MakeInt(len([]rune(s))), nil
@@ -2039,7 +2039,7 @@ func allInts(args starlark.Tuple) bool {
 }
 
 // buildModules creates the importable modules of one interpreter.
-func (in *Interp) buildModules() map[string]starlark.Value {
+func (in *Env) buildModules() map[string]starlark.Value {
 	osPath := in.osPathModule()
 	ms := map[string]starlark.Value{
 		"json": jsonModule(), "re": reModule(), "math": mathModule(), "time": in.timeModule(),

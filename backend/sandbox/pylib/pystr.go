@@ -1,4 +1,4 @@
-package sandbox
+package pylib
 
 import (
 	"strings"
@@ -105,7 +105,7 @@ func pySlice(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []
 	return starlarkSlice(args[0], args[1], args[2], args[3])
 }
 
-var errBadSubscript = &refusedError{msg: "internal error: a subscript the pre-pass rewrote has the wrong shape"}
+var errBadSubscript = &RefusedError{Msg: "internal error: a subscript the pre-pass rewrote has the wrong shape"}
 
 var universeLen = starlark.Universe["len"].(*starlark.Builtin)
 

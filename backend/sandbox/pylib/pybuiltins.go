@@ -1,4 +1,4 @@
-package sandbox
+package pylib
 
 import (
 	"fmt"
@@ -12,8 +12,6 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
-
-	"github.com/visdesktop/vis/backend/sandbox/pyprep"
 )
 
 // Starlark's string, list and dict method tables are unexported. We add the
@@ -86,7 +84,7 @@ func init() {
 			return starlark.True, nil
 		},
 		"isidentifier": func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return starlark.Bool(pyprep.IsIdentifier(string(b.Receiver().(starlark.String)))), nil
+			return starlark.Bool(isIdentifier(string(b.Receiver().(starlark.String)))), nil
 		},
 		"encode": func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return starlark.Bytes(string(b.Receiver().(starlark.String))), nil
@@ -535,7 +533,7 @@ func exceptionCtor(name string) *starlark.Builtin {
 
 // ---- core builtins ----
 
-func (in *Interp) pyBuiltins() starlark.StringDict {
+func (in *Env) pyBuiltins() starlark.StringDict {
 	nb := starlark.NewBuiltin
 	d := starlark.StringDict{
 		"str": typeStr, "int": typeInt, "float": typeFloat, "bool": typeBool, "list": typeList,
@@ -883,14 +881,14 @@ func attrNames(v starlark.Value) []string {
 
 func refused(name, msg string) *starlark.Builtin {
 	return starlark.NewBuiltin(name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return nil, &refusedError{msg}
+		return nil, &RefusedError{Msg: msg}
 	})
 }
 
-// refusedError is a Python builtin the sandbox deliberately lacks.
-type refusedError struct{ msg string }
+// RefusedError is a call of a Python builtin the sandbox deliberately lacks.
+type RefusedError struct{ Msg string }
 
-func (e *refusedError) Error() string { return e.msg }
+func (e *RefusedError) Error() string { return e.Msg }
 
 func toList(it starlark.Iterable) *starlark.List { return starlark.NewList(listOf(it)) }
 
@@ -1029,7 +1027,7 @@ func pyPow(x, y, m starlark.Value) (starlark.Value, error) {
 }
 
 // builtinPrint implements print(*args, sep=" ", end="\n", file=None, flush=False).
-func (in *Interp) builtinPrint(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (in *Env) builtinPrint(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	sep, end := " ", "\n"
 	for _, kv := range kw {
 		k := string(kv[0].(starlark.String))
@@ -1057,7 +1055,7 @@ func (in *Interp) builtinPrint(th *starlark.Thread, b *starlark.Builtin, args st
 			return nil, fmt.Errorf("print: unexpected keyword argument '%s'", k)
 		}
 	}
-	out, _ := th.Local(localOutput).(*outputBuffer)
+	out, _ := th.Local(OutputLocal).(Output)
 	if out == nil {
 		return starlark.None, nil
 	}
@@ -1069,4 +1067,21 @@ func (in *Interp) builtinPrint(th *starlark.Thread, b *starlark.Builtin, args st
 	}
 	out.WriteString(end)
 	return starlark.None, nil
+}
+
+// isIdentifier is str.isidentifier(): a letter or _ first, then letters,
+// digits, combining marks and _ (Unicode counts, as in Python 3).
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || unicode.IsLetter(r):
+		case i > 0 && (unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)):
+		default:
+			return false
+		}
+	}
+	return true
 }
