@@ -16,10 +16,12 @@ import (
 // `vis diff` and `vis undo`: a turn's checkpoint diff, and putting the
 // files back as they were before it (issue 18).
 
-const diffUsage = `  vis diff [--workspace DIR] [--session ID | --continue] [--turn N] [--stat] [--raw] [--json]
+const diffUsage = `  vis diff [--workspace DIR] [--session ID | --continue] [--turn N | --all] [--stat] [--raw] [--json]
                            print what a turn changed in the workspace's files as a unified diff
                            (default: the latest turn that changed files of the workspace's latest
-                           session); --stat prints one line per file
+                           session); --stat prints one line per file; --all: every file the
+                           session's turns changed, with those turns and the net change (the net
+                           diff of each file, or with --stat one line per file)
   vis undo [--workspace DIR] [--session ID | --continue] [--turn N] [--force | --rest] [--json]
                            put the files a turn changed back as they were before it (recorded as a
                            turn of its own: undo that turn to redo); refuses with exit 1 and the
@@ -90,8 +92,13 @@ func cmdDiff(ctx context.Context, args []string, env Env) int {
 	tf := addTurnFlags(fs)
 	stat := fs.Bool("stat", false, "one line per file: status, path, +added -deleted")
 	raw := fs.Bool("raw", false, "print file contents' terminal control sequences as they are")
+	all := fs.Bool("all", false, "every file the session changed: its turns and net change")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
+		return ExitUsage
+	}
+	if *all && *tf.turn != 0 {
+		fmt.Fprintln(env.Stderr, "vis diff: --all and --turn exclude each other")
 		return ExitUsage
 	}
 	eng, sid, code := tf.open(ctx, env, "vis diff", pos)
@@ -99,6 +106,9 @@ func cmdDiff(ctx context.Context, args []string, env Env) int {
 		return code
 	}
 	defer eng.Close()
+	if *all {
+		return diffAll(ctx, env, eng, sid, *stat, *tf.asJSON, *raw)
+	}
 	d, err := eng.TurnDiff(ctx, sid, *tf.turn, !*stat)
 	if err != nil {
 		return turnErr(env, "vis diff", err)
@@ -235,6 +245,70 @@ func cmdUndo(ctx context.Context, args []string, env Env) int {
 	}
 	for _, p := range u.NotRestored {
 		fmt.Fprintln(w, "not restored "+p+"  (too large to have been kept)")
+	}
+	return ExitOK
+}
+
+// diffAll prints every file the session's turns changed: a header, then
+// per file its net status, figures and turns (--stat), or those and its net
+// diff.
+func diffAll(ctx context.Context, env Env, eng *backend.Engine, sid string, stat, asJSON, raw bool) int {
+	sc, err := eng.SessionChanges(ctx, sid)
+	if err != nil {
+		return turnErr(env, "vis diff", err)
+	}
+	if asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sc); err != nil {
+			return ExitError
+		}
+		return ExitOK
+	}
+	var w io.Writer = env.Stdout
+	if !raw {
+		w = safeWriter{env.Stdout}
+	}
+	if len(sc.Files) == 0 {
+		fmt.Fprintf(w, "Session %s: no turn has changed files\n", sid)
+		return ExitOK
+	}
+	plural := "s"
+	if len(sc.Files) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "Session %s, turns %d-%d: %d file%s touched, net +%d -%d\n", sid, sc.From, sc.To, len(sc.Files), plural, sc.Added, sc.Deleted)
+	for _, f := range sc.Files {
+		name := f.Path
+		if f.OldPath != "" {
+			name = f.OldPath + " → " + f.Path
+		}
+		line := fmt.Sprintf("%-9s %s", f.Status, name)
+		switch {
+		case f.Status == backend.StatusUnchanged:
+		case f.Binary:
+			line += "  (binary)"
+		default:
+			line += fmt.Sprintf("  +%d -%d", f.Added, f.Deleted)
+		}
+		ts := make([]string, len(f.Turns))
+		for i, t := range f.Turns {
+			ts[i] = fmt.Sprint(t)
+		}
+		fmt.Fprintf(w, "%s  (turns %s)\n", line, strings.Join(ts, ", "))
+		if stat || f.Status == backend.StatusUnchanged {
+			continue
+		}
+		fc, err := eng.SessionFileDiff(ctx, sid, f.Path)
+		if err != nil {
+			return turnErr(env, "vis diff", err)
+		}
+		if fc.Patch != "" && !fc.Binary {
+			fmt.Fprint(w, fc.Patch)
+			if !strings.HasSuffix(fc.Patch, "\n") {
+				fmt.Fprintln(w)
+			}
+		}
 	}
 	return ExitOK
 }
