@@ -6,13 +6,14 @@
 #   make package  build/package/vis-desktop_<version>_<arch>.deb (scripts/package.sh)
 #   make bench  engine benchmarks, whole vis/vis-desktop processes, the window (docs/PERFORMANCE.md)
 #   make bench-cli    only the whole-process figures of build/bin/vis (and vis-desktop if built)
+#   make bench-engine only issue 17's engine figures with their spread (gap, bytes, sessions)
 #   make bench-start  only the window's first start and restart (build/bin/vis-desktop)
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 GOBIN := $(shell go env GOPATH 2>/dev/null)/bin
 WAILS := $(GOBIN)/wails
 
-.PHONY: run build launcher test test-frontend test-go smoke bench bench-cli bench-start bindings clean
+.PHONY: run build launcher test test-frontend test-go smoke bench bench-cli bench-engine bench-start bindings clean
 
 run: build launcher
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -66,12 +67,23 @@ soak:
 	mkdir -p build
 	VIS_SOAK=1 VIS_SOAK_REPORT=build/soak-report.txt nice go test -run '^TestSoak$$' -count=1 -timeout 60m -v ./backend
 
+ENGINE_BENCH := ^Benchmark(TurnGap|StoreBytesPerTurn|SessionsAtScale)$$
+
 bench:
 	scripts/deps.sh test
 	scripts/build.sh
-	go test -run '^$$' -bench . -benchmem ./...
+	go test -run '^$$' -bench . -skip '$(ENGINE_BENCH)' -benchmem ./...
+	$(MAKE) --no-print-directory bench-engine
 	BENCH_CLI_SKIP_BUILD=1 scripts/bench-cli.sh
 	BENCH_SKIP_BUILD=1 scripts/bench-ui.sh
+
+# Issue 17's engine figures, several runs each so their spread shows (docs/PERFORMANCE.md,
+# "Long turns and big histories"): the gap between a response and the next request and the
+# request bytes of a 200-iteration turn, the database's bytes per one-turn session, and
+# vis sessions / --search at 1,000 and 10,000 sessions.
+bench-engine:
+	go test ./backend -run '^$$' -bench '^Benchmark(TurnGap|StoreBytesPerTurn)$$' -benchtime 3x -count 5
+	go test ./backend/store -run '^$$' -bench '^BenchmarkSessionsAtScale$$' -count 3
 
 # Whole processes of build/bin/vis (rebuilt: seconds) and of build/bin/vis-desktop
 # when built: start, one turn, 20 and 200 iterations, peak RSS (docs/PERFORMANCE.md).
