@@ -33,3 +33,5 @@ fi
 command -v /usr/bin/time >/dev/null || echo "bench-cli: /usr/bin/time is missing (apt-get install time): no peak RSS" >&2
 printf '\033[1;34m[bench-cli]\033[0m %s, load %s\n' "$(git describe --always --dirty 2>/dev/null || echo '?')" "$(cut -d' ' -f1-3 /proc/loadavg)" >&2
 go test ./cmd/vis -run '^$' -bench '^BenchmarkProcess$' -benchtime "${BENCH_CLI_RUNS:-20}x" -timeout 60m
+# The load at the end too: wall times mean little without it (CPU times move least).
+printf '\033[1;34m[bench-cli]\033[0m done, load %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >&2
