@@ -15,7 +15,7 @@ func extendBuiltin() hostfn.Builtin {
 	return hostfn.Builtin{
 		Name: "slow_tool", Doc: "A tool with its own timeout.", Params: []hostfn.Param{{Name: "timeout_ms", Required: true}},
 		Fn: func(ctx context.Context, args map[string]any) (any, error) {
-			g := ExtendDeadline(ctx, time.Duration(args["timeout_ms"].(int64))*time.Millisecond)
+			g := hostfn.ExtendDeadline(ctx, time.Duration(args["timeout_ms"].(int64))*time.Millisecond)
 			return map[string]any{"budget_ms": g.Budget.Milliseconds(), "capped": g.Capped, "note": g.Note}, nil
 		},
 	}
@@ -118,9 +118,9 @@ func TestExtendDeadlineMovesCtxDeadlineLaterOnly(t *testing.T) {
 	var before, afterLong, afterShort time.Time
 	in := newInterp(t, Options{}, hostfn.Builtin{Name: "probe", Fn: func(ctx context.Context, _ map[string]any) (any, error) {
 		before, _ = ctx.Deadline()
-		ExtendDeadline(ctx, time.Hour)
+		hostfn.ExtendDeadline(ctx, time.Hour)
 		afterLong, _ = ctx.Deadline()
-		ExtendDeadline(ctx, time.Millisecond)
+		hostfn.ExtendDeadline(ctx, time.Millisecond)
 		afterShort, _ = ctx.Deadline()
 		return nil, nil
 	}})
@@ -133,7 +133,7 @@ func TestExtendDeadlineMovesCtxDeadlineLaterOnly(t *testing.T) {
 	if !afterShort.Equal(afterLong) {
 		t.Errorf("a shorter request moved the deadline from %v to %v", afterLong, afterShort)
 	}
-	if g := ExtendDeadline(context.Background(), time.Hour); g.Budget != time.Hour || g.Capped {
+	if g := hostfn.ExtendDeadline(context.Background(), time.Hour); g.Budget != time.Hour || g.Capped {
 		t.Errorf("outside a block: %+v", g)
 	}
 }
