@@ -127,6 +127,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'turn card checkpoint (turn-changes, turn-diff-file[data-path][data-status] with .line.add, turn-undo, turn-undo-conflict-file, turn-undo-rest, turn-undone-by), the undo as a turn (turn-request "Undo turn 1")',
     run: true,
   },
+  'user-extensions': {
+    needs:
+      'composer (slash-menu, slash-item) listing $VIS_HOME/prompts, transcript (turn-request showing the expanded prompt), settings (settings-mcp: mcp-add, mcp-name, mcp-command, mcp-test, mcp-verdict[data-ok], mcp-save, mcp-server[data-name], mcp-remove; user-prompt, user-skill). Written but not run yet: this machine's frontend/node_modules has neither playwright-core nor vite; enable once E2E_SCENARIOS=user-extensions scripts/e2e.sh passes',
+    run: false,
+  },
   'review-in-place': {
     needs:
       'the turn diff’s turn-diff-revert-hunk, numbered turn-diff-line[data-line][data-side] opening turn-diff-comment-text / turn-diff-comment-add, turn-diff-send-comments (the composer’s Submit), the revert as a turn (turn-request), the fake LLM request log',
