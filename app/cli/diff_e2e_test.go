@@ -11,6 +11,7 @@ import (
 )
 
 func TestDiffAndUndoExitCodes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "write(\"a.txt\", \"new\\n\")\nshell(\"rm gone.txt && mkdir -p made && echo x > made/f.txt\")"},
 		providertest.Reply{Content: []string{"Edited."}},

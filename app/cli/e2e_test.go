@@ -152,6 +152,7 @@ func contains(ps []string, p string) bool {
 }
 
 func TestRunJSONStreamsEveryPhaseAndEndsWithResult(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Reasoning: []string{"look ", "first"}, Code: "r = ls()\nprint(sorted([x['name'] for x in r['entries']]))", Usage: &chat.Usage{InputTokens: 100, OutputTokens: 20}},
 		providertest.Reply{Content: []string{"The folder ", "holds a.txt."}, Usage: &chat.Usage{InputTokens: 150, OutputTokens: 5}},
@@ -204,6 +205,7 @@ func TestRunJSONStreamsEveryPhaseAndEndsWithResult(t *testing.T) {
 }
 
 func TestRunPlainPrintsAnswerAndContinueCarriesTheConversation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "def double(x):\n    \"\"\"Twice x.\"\"\"\n    return 2 * x\nprint(double(2))"},
 		providertest.Reply{Content: []string{"Defined **double**."}},
@@ -259,6 +261,7 @@ func TestRunPlainPrintsAnswerAndContinueCarriesTheConversation(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	t.Run("usage", func(t *testing.T) {
 		e := newEnv(t)
 		if r := e.run("", "run"); r.code != 2 || !strings.Contains(r.stderr, "PROMPT") {
@@ -299,6 +302,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestSIGINTCancelsAndKeepsWhatSettled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "x = 40 + 2\nprint(x)"},
 		providertest.Reply{Hang: true},
@@ -360,6 +364,7 @@ func TestSIGINTCancelsAndKeepsWhatSettled(t *testing.T) {
 // Killing the process mid-turn loses at most the iteration in flight: the
 // next run marks the turn interrupted and tells the model in its recap.
 func TestKilledMidTurnIsInterruptedAndRecapped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "write('notes.txt', 'step one')\nprint('wrote notes')"},
 		providertest.Reply{Hang: true},

@@ -14,6 +14,7 @@ import (
 // turns. Bad input: no --turn (usage, exit 2), a turn past the end or an
 // unknown session (exit 1, one sentence).
 func TestForkFromTheCLI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Content: []string{"one"}}, providertest.Reply{Content: []string{"two"}}, providertest.Reply{Content: []string{"in the fork"}})
 	if r := e.run("", "run", "first"); r.code != 0 {
 		t.Fatalf("run: %+v", r)

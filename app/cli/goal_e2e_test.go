@@ -19,6 +19,7 @@ import (
 // A budget of 3 halts the turn after exactly 3 model iterations, however
 // much the model would go on.
 func TestGoalBudgetHaltsAfterExactlyThreeIterations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	calls := 0
 	e.llm.SetDynamic(func(providertest.Recorded) providertest.Reply {
@@ -75,6 +76,7 @@ func TestGoalBudgetHaltsAfterExactlyThreeIterations(t *testing.T) {
 }
 
 func TestGoalCommandsMakeNoModelCall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Content: []string{"Working on it: step one done."}},
 		providertest.Reply{Code: "update_goal('complete')\nprint('marked')"},
@@ -127,6 +129,7 @@ func TestGoalCommandsMakeNoModelCall(t *testing.T) {
 // A goal whose turn died with the process is paused at the next start, and
 // a genuine message resumes it.
 func TestGoalOfAKilledTurnIsPaused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Code: "print('working')"}, providertest.Reply{Hang: true})
 	c := e.cmd("run", "--json", "/goal finish the migration")
 	stdout, _ := c.StdoutPipe()
@@ -167,6 +170,7 @@ func TestGoalOfAKilledTurnIsPaused(t *testing.T) {
 // `vis goal set` runs the goal's turn like `vis run`: the objective is the
 // model's message, the session is named after it.
 func TestGoalSetRunsTheGoalsTurn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "update_goal('complete')\nprint('checked')"},
 		providertest.Reply{Content: []string{"The parser handles every case: verified."}},
@@ -224,6 +228,7 @@ func TestGoalSetRunsTheGoalsTurn(t *testing.T) {
 // one: the running `vis goal resume` ends halted with the goal's message,
 // and no model request is sent after the pause.
 func TestGoalPauseFromAnotherProcessStopsTheStream(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Code: "print('step one')"}, providertest.Reply{Hang: true})
 	c := e.cmd("goal", "set", "--json", "migrate the database")
 	var out bytes.Buffer
@@ -299,6 +304,7 @@ func goalJSON(t *testing.T, e *env) map[string]any {
 // session's queue, runs when that turn ends, and prints its own answer.
 // (Without --wait it is refused: TestSecondProcessIsRefused.)
 func TestSecondProcessWaitsForTheRunningTurn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Content: []string{"first"}})
 	if r := e.run("", "run", "start"); r.code != 0 {
 		t.Fatalf("first turn: %d %s", r.code, r.stderr)
@@ -351,6 +357,7 @@ func TestSecondProcessWaitsForTheRunningTurn(t *testing.T) {
 // "conflict" under --json; the running turn is untouched, the database
 // intact, and once the first process is gone the session takes turns again.
 func TestSecondProcessIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Content: []string{"first"}})
 	if r := e.run("", "run", "start"); r.code != 0 {
 		t.Fatalf("first turn: %d %s", r.code, r.stderr)

@@ -31,6 +31,7 @@ func writePNG(t *testing.T, path string) {
 }
 
 func TestImagesReachAVisionModel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Content: []string{"A red diagonal."}})
 	e.vars = append(e.vars, "VIS_MODEL=gpt-4o") // a vision family: attached
 	writePNG(t, filepath.Join(e.ws, "shot.png"))
@@ -60,6 +61,7 @@ func TestImagesReachAVisionModel(t *testing.T) {
 }
 
 func TestImagesAreNamedButNotSentToABlindModel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Content: []string{"I cannot see it."}})
 	writePNG(t, filepath.Join(e.ws, "shot.png"))
 	r := e.run("", "run", "look at shot.png")
@@ -78,6 +80,7 @@ func TestImagesAreNamedButNotSentToABlindModel(t *testing.T) {
 }
 
 func TestSentImagesAreKeptWithTheTurn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Content: []string{"seen"}})
 	e.vars = append(e.vars, "VIS_MODEL=claude-sonnet")
 	writePNG(t, filepath.Join(e.ws, "a.png"))

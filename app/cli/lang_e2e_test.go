@@ -17,6 +17,7 @@ import (
 // the next request; the REPL is listed by repl_status and in the session
 // dict, and dies with the process.
 func TestPythonREPLThroughTheModel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "r = repl_start('python')\nprint(r['result'], r['id'])\nv = repl_eval('python', {'code': 'sum(i*i for i in range(101))'})\nprint('value', v['value'])"},
 		providertest.Reply{Code: "s = repl_status('python')\nfor x in s['resources']:\n    print('live', x['id'], x['status'], x.get('pid'))"},
@@ -57,6 +58,7 @@ func TestPythonREPLThroughTheModel(t *testing.T) {
 
 // Node's REPL through the model, in a JavaScript workspace.
 func TestNodeREPLThroughTheModel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "repl_start('javascript')\nv = repl_eval('javascript', {'code': 'const xs = [1, 2, 3]; xs.reduce((a, b) => a + b, 0)'})\nprint('value', v['value'])\nw = repl_eval('javascript', {'code': 'await Promise.resolve(xs.length)'})\nprint('again', w['value'])"},
 		providertest.Reply{Content: []string{"6"}},
@@ -76,6 +78,7 @@ func TestNodeREPLThroughTheModel(t *testing.T) {
 // The model starts a Clojure REPL in a project, evaluates in it, sees the
 // value and the nREPL slice of the session dict, and stops it.
 func TestClojureREPLThroughTheModel(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/usr/share/java/nrepl.jar"); err != nil {
 		t.Skip("Debian's clojure and libnrepl-clojure are not installed (scripts/deps.sh test installs them)")
 	}

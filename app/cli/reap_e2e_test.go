@@ -17,6 +17,7 @@ import (
 // child survives the app (the parent-death signal reaches only the direct
 // child), and the next start of vis kills it.
 func TestKilledRunsLeftoversAreReapedAtTheNextStart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Code: "shell('sleep 300; echo never', timeout=600)"}, providertest.Reply{Content: []string{"done"}})
 	c := e.cmd("run", "hang on")
 	if err := c.Start(); err != nil {

@@ -13,6 +13,7 @@ import (
 // write in the project works and one outside is refused; --sandbox
 // read-only refuses both; --sandbox full allows both.
 func TestRunSandboxModes(t *testing.T) {
+	t.Parallel()
 	prog := func(outside string) string {
 		return "a = shell('echo in > inside.txt')\nb = shell('echo out > " + outside + "/escape.txt')\nprint('exits', a['exit_code'], b['exit_code'])"
 	}
@@ -53,6 +54,7 @@ func TestRunSandboxModes(t *testing.T) {
 // off (the request still offers the tool) and a warning says what waits;
 // with --trust-project it applies.
 func TestRunTrustProject(t *testing.T) {
+	t.Parallel()
 	for _, trust := range []bool{false, true} {
 		t.Run(map[bool]string{false: "untrusted", true: "trusted"}[trust], func(t *testing.T) {
 			t.Parallel()
@@ -93,6 +95,7 @@ func TestRunTrustProject(t *testing.T) {
 // A model's answer carrying terminal escape sequences reaches a terminal
 // without them (vis run, vis show); --raw prints them as stored.
 func TestControlSequencesAreStripped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, providertest.Reply{Content: []string{"\x1b]0;pwned\x07\x1b[2JDone\x1b[31m!"}}, providertest.Reply{Content: []string{"\x1b[2Jagain"}})
 	r := e.run("", "run", "hi")
 	if r.code != 0 || r.stdout != "Done!\n" {

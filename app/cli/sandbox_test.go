@@ -9,6 +9,7 @@ import (
 
 // An unknown --sandbox mode is a usage error that names the modes.
 func TestRunRefusesAnUnknownSandboxMode(t *testing.T) {
+	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,

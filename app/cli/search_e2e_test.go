@@ -12,6 +12,7 @@ import (
 // the window's search does: plain (one line a hit, the match marked) and
 // --json; a word nothing matches prints no hit and exits 0.
 func TestSessionsSearch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Content: []string{"The flux capacitor needs 1.21 gigawatts."}},
 		providertest.Reply{Content: []string{"Bananas are berries."}},

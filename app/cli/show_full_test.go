@@ -12,6 +12,7 @@ import (
 // vis show says when a program's output is clipped and how much it
 // printed; vis show --full prints all of it (line 5000 of 5000).
 func TestShowClippedOutput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t,
 		providertest.Reply{Code: "for i in range(5000):\n    print('line %04d of 5000 ' % (i + 1) + '-' * 40)"},
 		providertest.Reply{Content: []string{"printed"}},

@@ -11,6 +11,7 @@ import (
 // exit 0 without touching the window path; the window path without a display
 // says what to do in one sentence and exits 1, never a Go panic trace.
 func TestTerminalFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -37,6 +38,7 @@ func TestTerminalFlags(t *testing.T) {
 }
 
 func TestWindowWithoutDisplay(t *testing.T) {
+	t.Parallel()
 	const sentence = "no display: use `vis run ...` for headless work, or set DISPLAY"
 	for _, tc := range []struct {
 		name  string

@@ -3,6 +3,7 @@ package cli
 import "testing"
 
 func TestTermSafe(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain\ttext\nnext":                           "plain\ttext\nnext",
 		"\x1b[31mred\x1b[0m":                          "red",
