@@ -18,7 +18,7 @@ type Fragment struct {
 const DefaultShims = "`python_execution` programs are Starlark, a Python dialect run inside the host; there is no CPython and no pip.\n" +
 	"Modules (our implementations, Python's behaviour for the common calls; usable with or without an import line): `json`, `re`, `math`, `time`, `datetime`, `os`, `os.path`, `collections` (`Counter`, `defaultdict`), `itertools`, `functools`, `textwrap`, `shlex`, `sys`, `string`, `random`, `hashlib`, `base64`, `copy`, `statistics`. Any other import is refused.\n" +
 	"Works as in Python: f-strings (with format specs), comprehensions, `def` with defaults and keyword arguments, slicing, `print(..., sep=, end=)`, `sorted(key=)`, `enumerate`, `zip`, `any`/`all`, `min`/`max`/`sum`; strings are characters, not bytes (`len`, `s[i]`, `s[a:b]`, `for c in s`, `find`).\n" +
-	"Differs from Python: a string does not unpack (`a, b = s`: write `a, b = list(s)`); `print(..., file=sys.stderr)` goes to the same output.\n" +
+	"Differs from Python: `print(..., file=sys.stderr)` goes to the same output as `print`.\n" +
 	"Refused, with an error that says what to write instead: `try`/`except` (check first: a failing call stops the block), `class` (use dicts and functions), `with` and `open()` (use `cat`/`write`), `subprocess`/`os.system` (use `shell`), network access.\n" +
 	"Processes run only through the `shell` function; files are read and written only through the file functions, inside the workspace."
 

@@ -47,8 +47,8 @@
 // (a later block rebinding a global is not seen by an earlier def, as in
 // the Starlark REPL). Strings are Python's sequences of code points, not
 // Starlark's bytes, as far as a rewrite reaches (pystr.go): len, subscripts
-// read by the program, for loops, the builtins that iterate, str.find; a
-// string still does not unpack (a, b = "ab").
+// read by the program, for loops, unpacking, the builtins that iterate,
+// str.find.
 package sandbox
 
 import (

@@ -21,8 +21,8 @@ import (
 //     characters (charsArgs, __it);
 //   - str.find/rfind/index/rindex count in code points, and str.upper()
 //     writes ß as SS (and the ﬁ-style ligatures as two letters).
-// What still differs (the dialect's doc says it): s.elems() and bytes are
-// bytes, a string cannot be unpacked (a, b = "ab"), and the store side of
+//   - an unpacking assignment's value goes through __it (a, b = "ab").
+// What still differs: s.elems() and bytes are bytes, and the store side of
 // a subscript is Starlark's (strings are immutable either way).
 
 //go:linkname starlarkGetIndex go.starlark.net/starlark.getIndex

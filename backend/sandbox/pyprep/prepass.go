@@ -685,7 +685,57 @@ func exprPassesStop(toks []token, stop stopCheck) ([]token, error) {
 		return nil, err
 	}
 	toks = rewriteChainedComparisons(toks)
+	toks = unpackStrings(toks)
 	return rewriteSubscripts(toks, stop)
+}
+
+// unpackStrings wraps the value of an unpacking assignment, a, b = v, in
+// __it(v), so a string unpacks into its characters as in Python (Starlark
+// strings are not iterable). Only one plain = outside brackets, targets
+// with a comma and a value without one (a tuple display never is a string).
+func unpackStrings(toks []token) []token {
+	depth, eq, targetComma := 0, -1, false
+	for i, t := range toks {
+		if t.kind != tkOp {
+			continue
+		}
+		switch {
+		case t.text == "(" || t.text == "[" || t.text == "{":
+			depth++
+		case t.text == ")" || t.text == "]" || t.text == "}":
+			depth--
+		case depth != 0:
+		case t.text == "=":
+			if eq >= 0 {
+				return toks // a = b = c, or a lambda's default
+			}
+			eq = i
+		case assignOps[t.text]:
+			return toks
+		case t.text == ",":
+			if eq >= 0 {
+				return toks // the value is a tuple display
+			}
+			targetComma = true
+		}
+	}
+	if eq < 0 || !targetComma {
+		return toks
+	}
+	end := len(toks)
+	for end > eq+1 && !sig(toks[end-1]) {
+		end--
+	}
+	start := nextSig(toks, eq)
+	if start >= end {
+		return toks
+	}
+	line := toks[eq].line
+	out := append([]token(nil), toks[:start]...)
+	out = append(out, mk(tkName, "__it", line), mk(tkOp, "(", line))
+	out = append(out, toks[start:end]...)
+	out = append(out, mk(tkOp, ")", line))
+	return append(out, toks[end:]...)
 }
 
 // assignOps end an assignment's targets.
