@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/config"
+	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/mcp"
 	"github.com/visdesktop/vis/backend/skills"
 	"github.com/visdesktop/vis/backend/userprompts"
@@ -196,9 +197,10 @@ type MCPTestResult struct {
 }
 
 // TestMCPServer starts s once (${NAME} read from the environment as a turn
-// would), lists its tools and stops it. The person asked for it, so it
-// runs like their own `!cmd`: unconfined, in its own process group, in
-// workspace (or s.Cwd).
+// would), lists its tools and stops it. It starts as a turn in workspace
+// would start it: under the workspace's permission mode, the provider keys
+// hidden from it, in its own process group, in workspace (or s.Cwd); with
+// no workspace (or a config that does not load) it starts unconfined.
 func (e *Engine) TestMCPServer(ctx context.Context, s MCPServerEntry, workspace string) MCPTestResult {
 	if err := s.check(); err != nil {
 		return MCPTestResult{Message: err.Error(), Tools: []MCPTool{}}
@@ -206,6 +208,12 @@ func (e *Engine) TestMCPServer(ctx context.Context, s MCPServerEntry, workspace 
 	name := strings.TrimSpace(s.Name)
 	cs, warnings := config.ExpandMCP(name, s.config(), e.getenv)
 	srv := mcp.NewServer(mcp.Config{Name: name, Command: cs.Command, Args: cs.Args, Env: cs.Env, Dir: cs.Cwd, URL: cs.URL, Headers: cs.Headers}, canonical(workspace))
+	if ws := canonical(workspace); ws != "" {
+		if cfg, err := config.LoadTrusting(e.home, ws, e.getenv, e.trustProject); err == nil {
+			p, _ := e.policyFor("mcp-test", ws, "", cfg)
+			ctx = confine.With(ctx, p)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, MCPTestTimeout)
 	defer cancel()
 	defer func() { _ = srv.Stop(context.WithoutCancel(ctx)) }()
