@@ -22,6 +22,7 @@ import (
 // waits ends, and its question with it. Every answer is on the call record.
 // A headless engine (CanAsk false) never asks, even with Ask set.
 func TestAskAtTheCall(t *testing.T) {
+	t.Parallel()
 	if s := confine.Status(); s.ABI == 0 {
 		t.Skip("no Landlock here: " + s.Why)
 	}

@@ -85,6 +85,7 @@ print(r["exit_code"], r["output"])
 `
 
 func TestTurnCheckpointDiffUndoRedo(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(
 		providertest.Reply{Code: changeEverything},
 		providertest.Reply{Content: []string{"Changed."}},
@@ -198,6 +199,7 @@ func TestTurnCheckpointDiffUndoRedo(t *testing.T) {
 // A person's !cmd is checkpointed like a program: its turn says what it
 // changed and can be undone.
 func TestShellCommandIsCheckpointed(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())
@@ -233,6 +235,7 @@ func TestShellCommandIsCheckpointed(t *testing.T) {
 // and undoing a revert redoes it. A revert asked for while a turn runs is
 // held and applied when that turn ends.
 func TestRevertFileAndHunk(t *testing.T) {
+	t.Parallel()
 	var lines []string
 	for i := 1; i <= 20; i++ {
 		lines = append(lines, fmt.Sprintf("line %d", i))

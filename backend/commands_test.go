@@ -15,6 +15,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"!ls -la":              "shell",
 		"  /goal fix it":       "command /goal",
@@ -32,6 +33,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Content: []string{"answered"}})
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())
@@ -73,6 +75,7 @@ func TestSubmitRoutesShellCommandsAndTurns(t *testing.T) {
 }
 
 func TestStatusForTheFooter(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(
 		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 1000, OutputTokens: 100}},
 		providertest.Reply{Content: []string{"ok"}, Usage: &chat.Usage{InputTokens: 3000, OutputTokens: 200}},
@@ -131,6 +134,7 @@ func TestStatusForTheFooter(t *testing.T) {
 // arrived (the turn is now in its second model call) they count it, not
 // only finished turns.
 func TestStatusCountsTheRunningTurn(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(
 		providertest.Reply{Content: []string{"hi"}, Usage: &chat.Usage{InputTokens: 500, OutputTokens: 50}},
 		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 1000, OutputTokens: 100}},
@@ -165,6 +169,7 @@ func TestStatusCountsTheRunningTurn(t *testing.T) {
 
 // The footer names the provider as a person knows it, never "app".
 func TestStatusProviderName(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	home := t.TempDir()

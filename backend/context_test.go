@@ -47,6 +47,7 @@ func userMessage(rec providertest.Recorded) string {
 // one; the turn carries a marker saying so, live (the warning's Context,
 // a banner only the first time) and in the transcript.
 func TestLongSessionFoldsProgramsAndKeepsEveryAnswer(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	const window = 5000              // tokens, as configured
@@ -134,6 +135,7 @@ func TestLongSessionFoldsProgramsAndKeepsEveryAnswer(t *testing.T) {
 // drops its oldest turns whole before the request (the last resort), so
 // the provider never refuses one.
 func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	const window = 8000              // tokens, as configured
@@ -183,6 +185,7 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 // long, the loop drops the recap's oldest turns and the session goes on,
 // turn after turn, each with a warning the window shows.
 func TestOverflowMidSessionIsRecovered(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	e := openEngineWithModel(t, llm, "{name: plain}")

@@ -29,6 +29,7 @@ func openEngine(t *testing.T, llm *providertest.Server, home string) *Engine {
 
 // The model is told about exactly the functions and modules the sandbox has.
 func TestPromptNamesTheRealSurface(t *testing.T) {
+	t.Parallel()
 	ts, err := tools.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +83,7 @@ func payload[T events.Payload](t *testing.T, e events.Event) T {
 }
 
 func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(
 		providertest.Reply{Code: "print('working')"},
 		providertest.Reply{Hang: true},
@@ -141,6 +143,7 @@ func TestDispatchStreamsQueuesASecondMessageAndStopHandsItBack(t *testing.T) {
 // SIGKILL, by app/cli TestKilledMidTurnIsInterruptedAndRecapped.
 
 func TestBadRequestsLoseNothing(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())

@@ -62,6 +62,7 @@ func filled[T any]() T {
 // already fails to compile when the fields differ; this catches a json tag
 // changed on one side only: each converted value must be the same JSON.
 func TestEventShapesMatchTheirSources(t *testing.T) {
+	t.Parallel()
 	same := func(name string, src, conv any) {
 		t.Helper()
 		a, err1 := json.Marshal(src)
@@ -87,6 +88,7 @@ func TestEventShapesMatchTheirSources(t *testing.T) {
 // The transcript reads back the records the loop writes, including a
 // plain-string error of an older row.
 func TestCallViewsReadCallRecords(t *testing.T) {
+	t.Parallel()
 	recs := []events.CallRecord{
 		{CallID: "a", Code: "x", Output: "o\n", DurationMs: 3, Tools: []events.ToolCall{{Name: "ls", Args: "path='.'", DurationMs: 1}}},
 		{CallID: "b", Code: "y", Error: &events.CallError{Phase: "runtime", Message: "boom", Line: 2, Hint: "h"}},

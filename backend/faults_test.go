@@ -107,6 +107,8 @@ func runFault(t testing.TB, e *Engine, llm *providertest.Server, ws, id string, 
 // one engine, one session: the app lives on, the database passes SQLite's
 // integrity check after each, and what earlier turns settled is unchanged.
 func TestFaultsEndTheirTurnAndKeepTheDatabaseIntact(t *testing.T) {
+	// Not parallel: its wall-limit cases (a million-deep list under -race)
+	// need the CPU to themselves to fail the way they are meant to.
 	llm := providertest.New()
 	defer llm.Close()
 	home, ws := t.TempDir(), t.TempDir()

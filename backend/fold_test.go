@@ -31,6 +31,7 @@ func toolText(rec providertest.Recorded) string {
 // <gist>` in place of its programs, both survive a restart of the engine,
 // and the inspector shows the folded request exactly as it was sent.
 func TestFoldSessionAcrossTurnsAndRestart(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	home, ws := t.TempDir(), t.TempDir()
@@ -123,6 +124,7 @@ func TestFoldSessionAcrossTurnsAndRestart(t *testing.T) {
 // The model can find and read fold_session: doc(), apropos() and the
 // session's symbols name it.
 func TestFoldSessionIsDiscoverable(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(
 		providertest.Reply{Code: `print(doc("fold_session"))` + "\n" + `print(apropos("fold"))`},
 		providertest.Reply{Content: []string{"ok"}},

@@ -18,6 +18,7 @@ import (
 // not exist) and its first recap says so, after the last copied turn; its
 // new turns are its own. Out-of-range forks are refused.
 func TestForkCopiesTheHistoryNotTheSandbox(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
 	llm := providertest.New(

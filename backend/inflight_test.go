@@ -16,6 +16,7 @@ import (
 // mid-run, or a new session's first snapshot racing its first reply, sees
 // what runs.
 func TestTranscriptShowsTheRunningProgram(t *testing.T) {
+	t.Parallel()
 	code := "r = shell('while [ ! -e gate ]; do sleep 0.05; done; echo through')\nprint(r['output'])"
 	llm := providertest.New(providertest.Reply{Code: code}, providertest.Reply{Content: []string{"done"}})
 	defer llm.Close()

@@ -16,6 +16,7 @@ import (
 // of two sessions, so the second turn's and the second session's prompts
 // come from blocks stored by earlier turns.
 func TestInspectedRequestsAreTheBytesSent(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	catScript(llm, 3)

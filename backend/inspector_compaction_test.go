@@ -86,6 +86,7 @@ func toolResults(rec providertest.Recorded) int {
 // answered, iteration 5's as the compacted messages plus iteration 4's
 // program and output.
 func TestInspectorShowsTheCompactedRequest(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	var mu sync.Mutex
@@ -151,6 +152,7 @@ func TestInspectorShowsTheCompactedRequest(t *testing.T) {
 // inspector's failing iteration shows the last request, the one the error
 // is about, not the full one.
 func TestInspectorExplainsAFailedCompaction(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	llm.SetDynamic(func(r providertest.Recorded) providertest.Reply {
@@ -178,6 +180,7 @@ func TestInspectorExplainsAFailedCompaction(t *testing.T) {
 // window) stores the folded prompt: the inspector shows the recap that was
 // sent, with its oldest turns dropped, not the full one.
 func TestInspectorShowsTheFoldedRecap(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	const window = 8000 // tokens, as configured

@@ -21,6 +21,7 @@ import (
 // A .py file appearing in a Go workspace switches the python pack on for the
 // window at once (a packs event) and for the next turn's prompt.
 func TestNewFilesActivateAPackForTheNextTurn(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Content: []string{"one"}}, providertest.Reply{Content: []string{"two"}})
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())
@@ -78,6 +79,7 @@ func TestNewFilesActivateAPackForTheNextTurn(t *testing.T) {
 // with the pack, the marker and "next turn" in the text the model gets,
 // and the next turn's run_tests runs go test.
 func TestPackCreatedMidTurnIsExplainedAndServesTheNextTurn(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not installed")
 	}
@@ -139,6 +141,7 @@ print("wrote")`
 // A refusal with no pack to switch on names every marker of every
 // registered pack, from the packs' own declarations.
 func TestNoPackHintNamesEveryMarker(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())
@@ -179,6 +182,7 @@ func TestNoPackHintNamesEveryMarker(t *testing.T) {
 // window's pack badges at once: the watcher publishes a packs event naming
 // the new pack, with no turn running.
 func TestMarkerAppearingPublishesPacksAtOnce(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Content: []string{"hello"}})
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())

@@ -14,6 +14,7 @@ import (
 // A burst of lines becomes a few events; the last one counts every line
 // and its tail is the newest; nothing is sent after close.
 func TestLiveTailBatches(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []events.ToolOutput
 	lt := newLiveTail("run_tests", func(ev events.ToolOutput) {
@@ -45,6 +46,7 @@ func TestLiveTailBatches(t *testing.T) {
 // What a program's shell command prints reaches the transcript while the
 // tool runs: tool-output events between its tool-start and tool-end.
 func TestShellOutputStreamsAsToolOutput(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(
 		providertest.Reply{Code: "r = shell('for i in 1 2 3; do echo step $i; done')\nprint(r['exit_code'])"},
 		providertest.Reply{Content: []string{"done"}},

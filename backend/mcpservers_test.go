@@ -32,6 +32,7 @@ import (
 // but no schema text; the server is a session resource, with its stderr as
 // its log; after Close its process is gone.
 func TestMCPServersInPrograms(t *testing.T) {
+	t.Parallel()
 	bin := buildMCPServer(t)
 	httpLog := &mcptest.CallLog{}
 	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.New(httpLog) }, nil))
@@ -202,6 +203,7 @@ func buildMCPServer(t *testing.T) string {
 
 // Deleting a session stops its MCP servers; the resource is gone.
 func TestMCPServerStopsWithItsSession(t *testing.T) {
+	t.Parallel()
 	bin := buildMCPServer(t)
 	llm := providertest.New(
 		providertest.Reply{Code: "print(mcp.s.add(a=1, b=2))"},

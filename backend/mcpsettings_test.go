@@ -20,6 +20,7 @@ import (
 // tools (a command that is no server says why), rename and remove; a
 // session's next turn uses what was saved.
 func TestMCPSettings(t *testing.T) {
+	t.Parallel()
 	bin := buildMCPServer(t)
 	llm := providertest.New(providertest.Reply{Code: "print(mcp.mine.add(a=4, b=5))"}, providertest.Reply{Content: []string{"done"}})
 	defer llm.Close()
@@ -109,6 +110,7 @@ func TestMCPSettings(t *testing.T) {
 // Settings' prompt files and skills: the home's always, the project's only
 // once trusted (ProjectHeld says so), a prompt a built-in shadows marked.
 func TestUserFilesView(t *testing.T) {
+	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(home, "prompts", "help.md"), "shadowed")
 	writeFile(t, filepath.Join(home, "prompts", "fix.md"), "---\ndescription: Fix it\n---\nFix $1")

@@ -14,6 +14,7 @@ import (
 // A headless engine (Options.NoWatch, the CLI) never watches a workspace,
 // and its packs follow the files anyway: each question scans them.
 func TestNoWatchEngineNeverWatches(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Content: []string{"hello"}})
 	defer llm.Close()
 	home := t.TempDir()

@@ -15,6 +15,7 @@ import (
 // config.yml applies and both byte counts say so; a short output comes
 // from the record; an unknown call is ErrNotFound.
 func TestCallOutput(t *testing.T) {
+	t.Parallel()
 	// ~490 KB printed, kept to the 256 KiB minimum.
 	long := `for i in range(20000):\n    print('row %05d ' % (i + 1) + '.' * 14)`
 	llm := providertest.New(

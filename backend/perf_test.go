@@ -112,6 +112,7 @@ func messagesPrefix(raw []byte) []byte {
 // the first result, and every request is still a byte-exact prefix of the
 // next.
 func TestRequestGrowthPerIteration(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	catScript(llm, 12)
@@ -274,6 +275,7 @@ func BenchmarkStoreBytesPerTurn(b *testing.B) {
 // (issue 17: 13.3 KB before): measured as what sessions 21 to 120 added,
 // so the empty schema's pages do not count.
 func TestStoreBytesPerOneTurnSession(t *testing.T) {
+	t.Parallel()
 	db, text := oneTurnSessions(t, 20, 120)
 	if per := (db[1] - db[0] - (text[1] - text[0])) / 100; per > 2048 {
 		t.Errorf("%d bytes per one-turn session beyond its text, want ≤ 2048", per)

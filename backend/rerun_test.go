@@ -20,6 +20,7 @@ import (
 // person's one approval re-runs that program in full mode as a turn of its
 // own, and the file then exists. The next turn is confined again.
 func TestSessionModeAndApprovedRerun(t *testing.T) {
+	t.Parallel()
 	if s := confine.Status(); s.ABI == 0 {
 		t.Skip("no Landlock here: " + s.Why)
 	}
@@ -132,6 +133,7 @@ func TestSessionModeAndApprovedRerun(t *testing.T) {
 // the folder is trusted through settings.json, and the next turn applies
 // them (the project's replacing system prompt reaches the model).
 func TestTrustWorkspaceAppliesHeldSettings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	home, ws := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "vis.yml"), []byte("system_prompt: {text: PROJECT-RULES-XYZ, replace: true}\n"), 0o644); err != nil {

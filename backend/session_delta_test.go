@@ -21,6 +21,7 @@ import (
 // unresponsive, with the failed form and the hint, and the window hears the
 // same through a resources event and Resources.
 func TestUnresponsiveClojureREPLReachesModelAndWindow(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/usr/share/java/nrepl.jar"); err != nil {
 		t.Skip("Debian's clojure and libnrepl-clojure are not installed (scripts/deps.sh test installs them)")
 	}
@@ -96,6 +97,7 @@ func TestUnresponsiveClojureREPLReachesModelAndWindow(t *testing.T) {
 // model last saw it: the recap carries no deltas, and the standing block is
 // frozen at the session's first turn.
 func TestNewTurnCarriesTheSessionDelta(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed")
 	}

@@ -17,6 +17,7 @@ import (
 )
 
 func TestRenameDeleteSearch(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Code: "def keep():\n    return 1\nprint(keep())"}, providertest.Reply{Content: []string{"The flux capacitor is fine."}})
 	defer llm.Close()
 	home := t.TempDir()
@@ -63,6 +64,7 @@ func TestRenameDeleteSearch(t *testing.T) {
 }
 
 func TestShellCommandIsATurnTheModelSees(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Content: []string{"I see the file."}})
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())
@@ -95,6 +97,7 @@ func TestShellCommandIsATurnTheModelSees(t *testing.T) {
 }
 
 func TestPromptInspectorShowsExactlyWhatWasSent(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Code: "print('hi')"}, providertest.Reply{Content: []string{"done"}})
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())
@@ -136,6 +139,7 @@ func TestPromptInspectorShowsExactlyWhatWasSent(t *testing.T) {
 // CancelTurn kills its process group and the turn ends cancelled, and the
 // session is free again the moment turn-end is published.
 func TestStopEndsARunningShellCommand(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New()
 	defer llm.Close()
 	e := openEngine(t, llm, t.TempDir())
@@ -190,6 +194,7 @@ func TestStopEndsARunningShellCommand(t *testing.T) {
 
 // Each tagged block's text is its body: no header, no leading newline.
 func TestSplitBlocksBodies(t *testing.T) {
+	t.Parallel()
 	m := chat.User(";; -- CONVERSATION-SO-FAR --\n# ── turn 1 ──\nuser asked:\nhi\n\n;; -- CURRENT-USER-MESSAGE --\nfix it\n")
 	got := splitBlocks(m)
 	if len(got) != 2 || got[0].Tag != "CONVERSATION-SO-FAR" || got[0].Text != "# ── turn 1 ──\nuser asked:\nhi" || got[1].Tag != "CURRENT-USER-MESSAGE" || got[1].Text != "fix it" {

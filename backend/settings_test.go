@@ -13,6 +13,7 @@ import (
 )
 
 func TestSettingsConfigureTheWindowProvider(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Content: []string{"hi"}})
 	defer llm.Close()
 	llm.SetModels("alpha", "beta")

@@ -14,6 +14,7 @@ import (
 // the result of skill("pdf") carries the instructions and files, and a
 // file is read from inside the skill's folder.
 func TestSkillsLoadOnDemand(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(
 		providertest.Reply{Code: "s = skill('pdf')\nprint(s['instructions'])\nprint(s['files'], s['source'])\nprint(skill('pdf', file='forms/fields.md'))"},
 		providertest.Reply{Code: "skill('nope')"},

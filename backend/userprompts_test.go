@@ -27,6 +27,7 @@ func writeFile(t *testing.T, path, text string) {
 // a file named like a built-in loses to it, and /help says so; the
 // composer's list carries the descriptions.
 func TestUserPromptCommands(t *testing.T) {
+	t.Parallel()
 	llm := providertest.New(providertest.Reply{Content: []string{"reviewed"}}, providertest.Reply{Content: []string{"shipped"}})
 	defer llm.Close()
 	home, ws := t.TempDir(), t.TempDir()
