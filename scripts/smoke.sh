@@ -52,6 +52,10 @@
 #      recorder's SIGUSR1) brings that session back into the window
 #      (notified.png); meanwhile the sidebar marks it with the "finished
 #      while you were away" dot (unread-dot.png).
+#  15. a turn writes a file: its card says "1 file changed +2 −0", the
+#      diff opens naming the file with its lines, and "Undo turn" removes
+#      the file from disk; the undo is turn 2 of the session and the card
+#      says so (checkpoint-diff.png, checkpoint-undone.png).
 # The page's text is read as a person would copy it: Ctrl+A, Ctrl+C, then
 # the X clipboard (build/smoke/*.txt). At the end the page's error log
 # ($VIS_HOME/desktop/logs/frontend.log) must be empty.
@@ -190,6 +194,14 @@ cat >"$tmp/script.json" <<'EOF'
   {
     "content": ["The other long run finished."],
     "usage": {"input_tokens": 20800, "output_tokens": 6}
+  },
+  {
+    "code": "write('notes.txt', 'one\\ntwo\\n')\nprint('written')",
+    "usage": {"input_tokens": 20900, "output_tokens": 20}
+  },
+  {
+    "content": ["Wrote notes.txt."],
+    "usage": {"input_tokens": 21000, "output_tokens": 5}
   }
 ]
 EOF
@@ -1022,8 +1034,57 @@ deselect
 stable "$out/notified.png"
 log "clicking the notification opened its session in the window"
 
+# --- 15. a turn's checkpoint: its diff, and Undo turn restores the files ---
+# A program writes notes.txt: the turn card says what changed ("1 file
+# changed +2 −0", the transcript's lowest link); a click opens the diff
+# (the file named with its lines); Tab moves from that link to "Undo turn"
+# and Return undoes it: notes.txt is gone from disk and the undo is the
+# session's turn 2.
+click 221 73 # New session
+click $(( w / 2 + 130 )) $(( h - 110 ))
+xdotool type --delay 15 'Write the notes'
+xdotool key Return
+csid=""
+deadline=$(( $(date +%s) + wait_turn ))
+while [ -z "$csid" ] || [ "$csid" = "$nsid" ]; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the checkpointed request started no session"
+  csid=$(vis sessions --json | json 'd[0].id')
+  sleep 0.3
+done
+got=$(wait_turn_end "$csid" 1 "the checkpointed turn")
+[ "$got" = "done|Wrote notes.txt." ] || die "the checkpointed turn ended '$got'"
+case "$(last_user)" in *'Write the notes'*) ;; *) die "the checkpointed request did not reach the model: $(last_user | tail -n 3)" ;; esac
+[ "$(cat "$tmp/project/notes.txt" 2>/dev/null)" = "$(printf 'one\ntwo')" ] || die "the turn did not write notes.txt"
+deselect
+text_until "$out/checkpoint.txt" "the turn's changes" '1 file changed +2 −0' 'Undo turn'
+deselect
+stable "$tmp/checkpoint.png"
+boxes=$(accent_boxes "$tmp/checkpoint.png")
+[ -n "$boxes" ] || die "no accent-coloured '1 file changed' link; see $tmp/checkpoint.png"
+read -r bx by bw bh < <(echo "$boxes" | tail -n 1)
+click $(( bx + bw / 2 )) $(( by + bh / 2 ))
+text_until "$out/checkpoint-diff.txt" "the turn's diff" 'added notes.txt +2 −0' '+one' '+two'
+shot "$out/checkpoint-diff.png"
+[ -e "$tmp/project/notes.txt" ] || die "opening the diff changed the files"
+xdotool key Tab Return # from the link to "Undo turn"
+deadline=$(( $(date +%s) + wait_turn ))
+while [ -e "$tmp/project/notes.txt" ]; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "Undo turn did not remove notes.txt"
+  sleep 0.2
+done
+got=$(wait_turn_end "$csid" 2 "the undo")
+case "$got" in "done|Turn 1 was undone"*) ;; *) die "the undo's turn ended '$got'" ;; esac
+[ "$(vis show --json "$csid" | json 'd.turns[1].channel')" = undo ] || die "the undo is not recorded as a turn of channel undo"
+deselect
+text_until "$out/checkpoint-undone.txt" "the undo in the transcript" 'Undo turn 1' 'undone by turn 2' 'Redo turn 1'
+deselect
+stable "$out/checkpoint-undone.png"
+log "the turn's card said 1 file changed, its diff named notes.txt, and Undo turn removed the file (turn 2, channel undo)"
+
 # Nothing the page threw reached its error log (the app-error banner's twin).
 flog="$tmp/home/desktop/logs/frontend.log"
 [ ! -s "$flog" ] || die "the page logged uncaught errors: $(head -c 800 "$flog")"
 
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png, $out/sandbox-question.png, $out/sandbox-asked.png, $out/notified.png"
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png, $out/sandbox-question.png, $out/sandbox-asked.png, $out/notified.png, $out/checkpoint-diff.png, $out/checkpoint-undone.png"
