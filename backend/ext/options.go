@@ -218,3 +218,54 @@ func typeName(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// Dir is the call's directory: Cwd, else the workspace root.
+func (c Call) Dir(env ToolEnv) string {
+	if c.Cwd != "" {
+		return c.Cwd
+	}
+	return env.Workspace
+}
+
+// PathsOption reads a verb's path selectors from opts: "paths" (a list, or
+// one string), then "path"; entries are trimmed and blank ones dropped. A
+// value of another type is an error naming the key (the pack wraps it as
+// its bad-arguments error).
+func PathsOption(opts map[string]any) ([]string, error) {
+	var out []string
+	add := func(v any, key string) error {
+		switch x := v.(type) {
+		case nil:
+		case string:
+			if s := strings.TrimSpace(x); s != "" {
+				out = append(out, s)
+			}
+		case []string:
+			for _, s := range x {
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, s)
+				}
+			}
+		case []any:
+			for _, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					return fmt.Errorf("%s entries must be strings, got %T", key, e)
+				}
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, s)
+				}
+			}
+		default:
+			return fmt.Errorf("%s must be a list of strings, got %T", key, v)
+		}
+		return nil
+	}
+	if err := add(opts["paths"], "paths"); err != nil {
+		return nil, err
+	}
+	if err := add(opts["path"], "path"); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

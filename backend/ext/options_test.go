@@ -1,6 +1,7 @@
 package ext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,5 +119,44 @@ func TestFormatResultValue(t *testing.T) {
 	none := FormatResult{Formatter: "prettier", Checked: -1, Message: "nothing"}
 	if d := cmp.Diff(map[string]any{"changed": 0, "files": []any{}, "formatter": "prettier", "message": "nothing"}, none.Value()); d != "" {
 		t.Errorf("unknown checked (-want +got):\n%s", d)
+	}
+}
+
+func TestPathsOption(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		opts map[string]any
+		want []string
+		err  string
+	}{
+		{"none", map[string]any{}, nil, ""},
+		{"one string", map[string]any{"paths": " a.go "}, []string{"a.go"}, ""},
+		{"list then path", map[string]any{"paths": []any{"a", " ", "b"}, "path": "c"}, []string{"a", "b", "c"}, ""},
+		{"string list", map[string]any{"paths": []string{"x", ""}}, []string{"x"}, ""},
+		{"bad entry", map[string]any{"paths": []any{"a", 3}}, nil, "paths entries must be strings, got int"},
+		{"bad value", map[string]any{"path": 3.5}, nil, "path must be a list of strings, got float64"},
+	} {
+		got, err := PathsOption(tc.opts)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s: err = %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: PathsOption = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+func TestCallDir(t *testing.T) {
+	t.Parallel()
+	env := ToolEnv{Workspace: "/ws"}
+	if got := (Call{}).Dir(env); got != "/ws" {
+		t.Errorf("no cwd: %q, want the workspace", got)
+	}
+	if got := (Call{Cwd: "/ws/sub"}).Dir(env); got != "/ws/sub" {
+		t.Errorf("cwd: %q, want /ws/sub", got)
 	}
 }

@@ -38,9 +38,9 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 		if len(paths) > 0 {
 			return ext.FormatResult{}, badArgs("pass code OR paths, not both; nothing was formatted")
 		}
-		return formatSnippet(ctx, cwdOf(env, c), code, t)
+		return formatSnippet(ctx, c.Dir(env), code, t)
 	}
-	cwd := cwdOf(env, c)
+	cwd := c.Dir(env)
 	var files []string
 	if len(paths) == 0 {
 		files, err = goFiles(moduleRoot(env.Workspace, cwd))

@@ -29,7 +29,6 @@ package golang
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/workspace"
@@ -81,59 +80,19 @@ func badArgs(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrBadArgs, fmt.Sprintf(format, a...))
 }
 
-// cwdOf is the call's directory: Call.Cwd, else the workspace root.
-func cwdOf(env ext.ToolEnv, c ext.Call) string {
-	if c.Cwd != "" {
-		return c.Cwd
-	}
-	return env.Workspace
-}
-
 // optString returns a string option ("" when absent or not a string).
 func optString(opts map[string]any, key string) string {
 	s, _ := opts[key].(string)
 	return s
 }
 
-// optPaths returns the path selectors: "paths" (a list, or one string),
-// then "path". Blank entries are dropped.
+// optPaths is ext.PathsOption, its refusal as ErrBadArgs.
 func optPaths(opts map[string]any) ([]string, error) {
-	var out []string
-	add := func(v any, key string) error {
-		switch x := v.(type) {
-		case nil:
-		case string:
-			if strings.TrimSpace(x) != "" {
-				out = append(out, strings.TrimSpace(x))
-			}
-		case []string:
-			for _, s := range x {
-				if strings.TrimSpace(s) != "" {
-					out = append(out, strings.TrimSpace(s))
-				}
-			}
-		case []any:
-			for _, e := range x {
-				s, ok := e.(string)
-				if !ok {
-					return badArgs("%s entries must be strings, got %T", key, e)
-				}
-				if strings.TrimSpace(s) != "" {
-					out = append(out, strings.TrimSpace(s))
-				}
-			}
-		default:
-			return badArgs("%s must be a list of strings, got %T", key, v)
-		}
-		return nil
+	ps, err := ext.PathsOption(opts)
+	if err != nil {
+		return nil, badArgs("%v", err)
 	}
-	if err := add(opts["paths"], "paths"); err != nil {
-		return nil, err
-	}
-	if err := add(opts["path"], "path"); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return ps, nil
 }
 
 // resolveIn makes p absolute against cwd and refuses a path outside the

@@ -43,7 +43,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	cwd := cwdOf(env, c)
+	cwd := c.Dir(env)
 	argv, err := TestArgv(env.Workspace, cwd, sel, t.args...)
 	if err != nil {
 		return nil, err

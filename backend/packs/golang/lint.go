@@ -40,7 +40,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	cwd := cwdOf(env, c)
+	cwd := c.Dir(env)
 	if strings.TrimSpace(code) != "" {
 		if len(paths) > 0 {
 			return nil, badArgs("pass code OR paths, not both")

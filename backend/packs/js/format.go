@@ -61,7 +61,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 	if err != nil {
 		return fail(err)
 	}
-	cwd := cwdOf(env, c)
+	cwd := c.Dir(env)
 	var abs []string
 	for _, p := range paths {
 		a, err := resolveIn(env.Workspace, cwd, p)

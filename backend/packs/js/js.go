@@ -186,56 +186,18 @@ func badArgs(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrBadArgs, fmt.Sprintf(format, a...))
 }
 
-func cwdOf(env ext.ToolEnv, c ext.Call) string {
-	if c.Cwd != "" {
-		return c.Cwd
-	}
-	return env.Workspace
-}
-
 func optString(opts map[string]any, key string) string {
 	s, _ := opts[key].(string)
 	return s
 }
 
-// optPaths returns "paths" (a list, or one string) then "path", blanks dropped.
+// optPaths is ext.PathsOption, its refusal as ErrBadArgs.
 func optPaths(opts map[string]any) ([]string, error) {
-	var out []string
-	add := func(v any, key string) error {
-		switch x := v.(type) {
-		case nil:
-		case string:
-			if s := strings.TrimSpace(x); s != "" {
-				out = append(out, s)
-			}
-		case []string:
-			for _, s := range x {
-				if s = strings.TrimSpace(s); s != "" {
-					out = append(out, s)
-				}
-			}
-		case []any:
-			for _, e := range x {
-				s, ok := e.(string)
-				if !ok {
-					return badArgs("%s entries must be strings, got %T", key, e)
-				}
-				if s = strings.TrimSpace(s); s != "" {
-					out = append(out, s)
-				}
-			}
-		default:
-			return badArgs("%s must be a list of strings, got %T", key, v)
-		}
-		return nil
+	ps, err := ext.PathsOption(opts)
+	if err != nil {
+		return nil, badArgs("%v", err)
 	}
-	if err := add(opts["paths"], "paths"); err != nil {
-		return nil, err
-	}
-	if err := add(opts["path"], "path"); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return ps, nil
 }
 
 // optMillis reads a positive millisecond option (0 when absent).

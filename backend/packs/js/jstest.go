@@ -56,7 +56,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	cwd := cwdOf(env, c)
+	cwd := c.Dir(env)
 	paths, names, err := splitSelectors(env.Workspace, cwd, sel)
 	if err != nil {
 		return nil, err

@@ -54,7 +54,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	cwd := cwdOf(env, c)
+	cwd := c.Dir(env)
 	targets := []string{"."}
 	if len(paths) > 0 {
 		targets = nil

@@ -167,7 +167,7 @@ func startOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, e
 	if err != nil {
 		return linerepl.Info{}, err
 	}
-	dir := cwdOf(env, c)
+	dir := c.Dir(env)
 	label := callID(c)
 	id := ReplID(dir, label)
 	if strings.HasPrefix(label, "jsrepl:") {
@@ -220,7 +220,7 @@ func target(ctx context.Context, env ext.ToolEnv, c ext.Call) (*replProc, string
 	if env.Resources == nil {
 		return nil, "", ErrNoREPL
 	}
-	dir := cwdOf(env, c)
+	dir := c.Dir(env)
 	var candidates []string
 	if id := callID(c); id != "" && id != "default" {
 		candidates = []string{id, ReplID(dir, id)}
@@ -263,7 +263,7 @@ func statusOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, 
 	r, id, err := target(ctx, env, c)
 	if err != nil {
 		if errors.Is(err, ErrNoREPL) {
-			return linerepl.Info{ID: id, Status: "down", Cwd: cwdOf(env, c), Message: err.Error()}, nil
+			return linerepl.Info{ID: id, Status: "down", Cwd: c.Dir(env), Message: err.Error()}, nil
 		}
 		return linerepl.Info{}, err
 	}
