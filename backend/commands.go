@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/config"
@@ -39,7 +40,7 @@ var slashCommands = []SlashCommand{
 // ErrUnknownCommand is returned for a `/word` that is no command.
 var ErrUnknownCommand = errors.New("unknown command")
 
-var slashRe = regexp.MustCompile(`^/([A-Za-z][A-Za-z0-9_-]*)(\s|$)`)
+var slashRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/([A-Za-z][A-Za-z0-9_-]*)(\s|$)`) })
 
 // input kinds
 const (
@@ -55,7 +56,7 @@ func classify(text string) (kind, name string) {
 	if strings.HasPrefix(t, "!") {
 		return inputShell, ""
 	}
-	if m := slashRe.FindStringSubmatch(t); m != nil {
+	if m := slashRe().FindStringSubmatch(t); m != nil {
 		return inputCommand, "/" + strings.ToLower(m[1])
 	}
 	return inputTurn, ""

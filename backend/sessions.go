@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/chat"
@@ -280,8 +281,8 @@ func (e *Engine) sentMessages(ctx context.Context, sessionID string, turn, iter 
 	return msgs, rebuiltAt, nil
 }
 
-var tagLine = regexp.MustCompile(`(?m)^;; -- ([A-Z0-9 _-]+?) --$`)
-var deltaStart = regexp.MustCompile(`(?m)^(session\[|del session\[)`)
+var tagLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^;; -- ([A-Z0-9 _-]+?) --$`) })
+var deltaStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(session\[|del session\[)`) })
 
 func block(tag, text string) PromptBlock {
 	return PromptBlock{Tag: tag, Text: text, Chars: len([]rune(text)), Tokens: prompt.EstimateTokens(text)}
@@ -303,7 +304,7 @@ func splitBlocks(m chat.Message) []PromptBlock {
 	}
 	switch {
 	case m.Role == chat.RoleTool:
-		if loc := deltaStart.FindStringIndex(text); loc != nil {
+		if loc := deltaStart().FindStringIndex(text); loc != nil {
 			out = append(out, block("TOOL-RESULT", strings.TrimRight(text[:loc[0]], "\n")), block("SESSION-DELTA", text[loc[0]:]))
 		} else {
 			out = append(out, block("TOOL-RESULT", text))
@@ -312,7 +313,7 @@ func splitBlocks(m chat.Message) []PromptBlock {
 	case strings.HasPrefix(text, "```python\n# `session`"):
 		return append(out, block("SESSION", text))
 	}
-	locs := tagLine.FindAllStringSubmatchIndex(text, -1)
+	locs := tagLine().FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		if text != "" {
 			tag := strings.ToUpper(m.Role)

@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Model-controlled text (an answer, a program's output, a title) printed to
@@ -13,11 +14,13 @@ import (
 // newline and tab, and a carriage return (it can overwrite what a line
 // said). --raw prints the text as stored; --json escapes it anyway.
 
-var escapeSeq = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])`)
+var escapeSeq = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])`)
+})
 
 // termSafe returns s without terminal control sequences.
 func termSafe(s string) string {
-	s = escapeSeq.ReplaceAllString(s, "")
+	s = escapeSeq().ReplaceAllString(s, "")
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\t':

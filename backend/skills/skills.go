@@ -29,6 +29,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/config"
@@ -64,7 +65,7 @@ func Dirs(visHome, workspace string, trusted bool) []string {
 	return ds
 }
 
-var nameRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 // Load finds the skills of the home and (trusted) the project, sorted by
 // name. Warnings name the folders skipped and why.
@@ -135,7 +136,7 @@ func read(dir, source string) (Skill, error) {
 	if s.Name == "" {
 		s.Name = filepath.Base(dir)
 	}
-	if len(s.Name) > maxNameLen || !nameRe.MatchString(s.Name) {
+	if len(s.Name) > maxNameLen || !nameRe().MatchString(s.Name) {
 		return Skill{}, fmt.Errorf("name %q: lower-case letters, digits and single hyphens, at most %d", s.Name, maxNameLen)
 	}
 	if s.Description == "" {

@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/config"
@@ -60,7 +61,7 @@ func Dirs(visHome, workspace string, trusted bool) []string {
 	return ds
 }
 
-var nameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
 
 // Load reads the prompt files of the home and (trusted) the project,
 // sorted by name; a project's file replaces a home file of the same name.
@@ -114,7 +115,7 @@ func Find(ps []Prompt, name string) (Prompt, bool) {
 
 func read(path, source string) (Prompt, error) {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if !nameRe.MatchString(base) {
+	if !nameRe().MatchString(base) {
 		return Prompt{}, fmt.Errorf("%q is not a command name (a letter, then letters, digits, - or _)", base)
 	}
 	fi, err := os.Stat(path)
@@ -151,19 +152,19 @@ func (p Prompt) Usage() string {
 	return "/" + p.Name
 }
 
-var argRe = regexp.MustCompile(`\$(ARGUMENTS|[1-9])`)
+var argRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(ARGUMENTS|[1-9])`) })
 
 // Expand is the message the command sends: the body with args put in.
 func (p Prompt) Expand(args string) string {
 	args = strings.TrimSpace(args)
-	if !argRe.MatchString(p.Body) {
+	if !argRe().MatchString(p.Body) {
 		if args == "" {
 			return p.Body
 		}
 		return p.Body + "\n\n" + args
 	}
 	words := Words(args)
-	return argRe.ReplaceAllStringFunc(p.Body, func(m string) string {
+	return argRe().ReplaceAllStringFunc(p.Body, func(m string) string {
 		if m == "$ARGUMENTS" {
 			return args
 		}
