@@ -26,7 +26,10 @@ import (
 // Stop, Restart and Logs (its stderr), `session["resources"]` lists it,
 // and it stops with the session and the app like a REPL. The system
 // prompt lists the servers only (a fragment of TURN-SYSTEM-CONTEXT);
-// their tools and schemas are read by the program through doc().
+// their tools and schemas are read by the program through doc(). An image
+// a tool returns is prepared like a dropped one (backend/attach) for the
+// turn's model and follows the iteration's results as a user message with
+// the ATTACHED-IMAGES manifest (loop.Turn.AfterPrograms).
 
 // mcpSessions holds the sessions' sets.
 type mcpSessions struct {

@@ -24,7 +24,8 @@
 //     and refused with a *hostfn.ToolError naming the problem; a result
 //     with isError comes back as a *hostfn.ToolError with the server's
 //     message; structured content comes back as plain Go values, text as
-//     strings (result.go).
+//     strings (result.go); an image part goes to SetOptions.OnImage (the
+//     engine attaches it to the conversation) and the value keeps a note.
 //   - Server and Set are safe for concurrent use. A failed start is kept
 //     as the server's status and error (shown in the sidebar) and retried
 //     on the next use.
