@@ -189,3 +189,41 @@ func benchDiff(b *testing.B, n int) {
 		}
 	}
 }
+
+// BenchmarkRevertHunk10000: "Revert hunk" from a turn's diff in a
+// 10,000-file project: the file's patch, `git apply -R --check`, the
+// revert's before snapshot, `git apply -R`, its after snapshot (the undo
+// that puts the hunk back between iterations is not timed).
+func BenchmarkRevertHunk10000(b *testing.B) {
+	ctx := context.Background()
+	ws := project(b, 10000)
+	k := New(b.TempDir(), Options{})
+	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(ws, "pkg000", "file00000.go")
+	body, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(string(body), "\n")
+	lines[1], lines[15] = "// first change", "// second change"
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := k.Take(ctx, ws, 1, After); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rev := int64(1000 + 2*i)
+		if _, err := k.RevertHunk(ctx, ws, 1, "pkg000/file00000.go", 0, turnID(rev)); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if _, err := k.Undo(ctx, ws, rev, UndoRefuse, turnID(rev+1)); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
