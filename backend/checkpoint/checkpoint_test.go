@@ -133,6 +133,7 @@ rm -r src
 `
 
 func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := fixture(t)
 	k := New(t.TempDir(), Options{})
@@ -201,6 +202,7 @@ func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
 }
 
 func TestUndoConflicts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := fixture(t)
 	k := New(t.TempDir(), Options{})
@@ -249,6 +251,7 @@ func TestUndoConflicts(t *testing.T) {
 }
 
 func TestTooLargeFilesAreRecordedNotKept(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
 	write(t, ws, "small.txt", "s\n", 0o644)
@@ -310,6 +313,7 @@ func TestTooLargeFilesAreRecordedNotKept(t *testing.T) {
 // A workspace that is a Git repository keeps its status, stash list and
 // index bytes through snapshots and an undo.
 func TestProjectGitIsUntouched(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := fixture(t)
 	git := func(args ...string) string {
@@ -354,6 +358,7 @@ func TestProjectGitIsUntouched(t *testing.T) {
 }
 
 func TestUnchangedWorkspaceReusesTheSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := fixture(t)
 	k := New(t.TempDir(), Options{})

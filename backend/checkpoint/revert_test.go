@@ -25,6 +25,7 @@ func read(t testing.TB, ws, rel string) string {
 // its own that undoing redoes; a file changed since is a conflict unless
 // overwritten.
 func TestRevertFile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := fixture(t)
 	k := New(t.TempDir(), Options{})
@@ -94,6 +95,7 @@ func TestRevertFile(t *testing.T) {
 // later edit elsewhere stay; a hunk whose lines changed since is a
 // conflict and changes nothing; the revert is undone like a turn.
 func TestRevertHunk(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
 	var lines []string

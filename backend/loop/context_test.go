@@ -50,6 +50,7 @@ func warnings(ch <-chan events.Event) []string {
 // re-issues it, and the turn completes; later requests build on the
 // compacted messages byte for byte.
 func TestOverflowDropsSettledOutputsAndCompletes(t *testing.T) {
+	t.Parallel()
 	// The fake's window in characters: the 4th request (~12,200) does not
 	// fit; the loop aims at 90 % of it, which needs two outputs dropped.
 	const window = 8000
@@ -113,6 +114,7 @@ func TestOverflowDropsSettledOutputsAndCompletes(t *testing.T) {
 // newest output keeps its head and tail with a note, the request fits, and
 // the turn goes on; the store keeps the output whole.
 func TestOverflowClipsTheNewestOutputAsALastResort(t *testing.T) {
+	t.Parallel()
 	const window = 6000
 	answer := providertest.Reply{Content: []string{"Read the ends."}, MaxInputChars: window}
 	r := newRig(t, false, providertest.Reply{Code: "print('HEAD' + 'x' * 20000 + 'TAIL')"}, answer)
@@ -152,6 +154,7 @@ func TestOverflowClipsTheNewestOutputAsALastResort(t *testing.T) {
 // answers alone has the newest output clipped first, and drops its oldest
 // turns only when that is not enough.
 func TestCompactOrder(t *testing.T) {
+	t.Parallel()
 	out := "# t1/i1\n" + strings.Repeat("z", 12000)
 	run := func(programs int) (compaction, *turnRun) {
 		init, recap := recapMessages(10, programs, 400+1600*min(1, 40-programs), "now")
@@ -191,6 +194,7 @@ func TestCompactOrder(t *testing.T) {
 // three blind cuts, each request smaller than the one before, then the turn
 // ends with an error that says what to do.
 func TestOverflowThreeAttemptsThenClearError(t *testing.T) {
+	t.Parallel()
 	var script []providertest.Reply
 	for _, c := range "ABCDEFGHIJKLMNOPQRST" { // 20 outputs: enough to drop some at each cut
 		script = append(script, printing(string(c), 2000))
@@ -235,6 +239,7 @@ func TestOverflowThreeAttemptsThenClearError(t *testing.T) {
 // A request that cannot shrink (the user's own message is larger than the
 // window) is not re-issued: the error comes at once.
 func TestOverflowWithNothingToDrop(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, providertest.Reply{Content: []string{"never"}, MaxInputChars: 100})
 	res := r.turn(context.Background(), strings.Repeat("long request ", 20), false)
 	if res.Status != StatusError || !strings.HasPrefix(res.Error, ErrContextTooSmall) || !strings.Contains(res.Error, `"m" has a 25-token window`) {
@@ -299,6 +304,7 @@ func (r *rig) turnRecap(ctx context.Context, limit int, msgs []chat.Message, rec
 // stays, and the turn carries a marker saying what was folded (the warning
 // event's Context, and the store's record for `vis show`).
 func TestRecapFoldedAtTurnStart(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}})
 	ch, stop := r.broker.Subscribe(256)
 	defer stop()
@@ -350,6 +356,7 @@ func TestRecapFoldedAtTurnStart(t *testing.T) {
 // Answers give way only when nothing else is left: a recap of answers alone
 // larger than the window drops its oldest turns whole, and says so.
 func TestRecapDropsTurnsOnlyAsTheLastResort(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}})
 	ch, stop := r.broker.Subscribe(256)
 	defer stop()
@@ -377,6 +384,7 @@ func TestRecapDropsTurnsOnlyAsTheLastResort(t *testing.T) {
 // After an overflow with no settled outputs to drop, the recap's programs
 // fold first and every answer stays.
 func TestOverflowFoldsTheRecap(t *testing.T) {
+	t.Parallel()
 	msgs, recap := recapMessages(6, 20, 200, "now")
 	size := 0
 	for _, m := range msgs {
@@ -402,6 +410,7 @@ func TestOverflowFoldsTheRecap(t *testing.T) {
 // With a known window, a request that would not fit is compacted before it
 // is sent: no refused round trip.
 func TestKnownWindowCompactsBeforeSending(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, printing("A", 2000), printing("B", 2000), printing("C", 2000), printing("D", 2000),
 		providertest.Reply{Content: []string{"done"}})
 	r.llm.SetContextWindow(1500 * 4)
@@ -418,6 +427,7 @@ func TestKnownWindowCompactsBeforeSending(t *testing.T) {
 // The `session["utilization"]` the model sees carries the fold budget and,
 // from 75 % up, a hint that older outputs will be dropped.
 func TestUtilizationBudgetAndHint(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false,
 		providertest.Reply{Code: "print(1)", Usage: &chat.Usage{InputTokens: 800}},
 		providertest.Reply{Code: "print(2)", Usage: &chat.Usage{InputTokens: 400}},
@@ -471,6 +481,7 @@ func TestUtilizationBudgetAndHint(t *testing.T) {
 }
 
 func TestContextHelpers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ window, budget int }{{0, 200000}, {8000, 7200}, {128000, 115200}, {200000, 200000}, {1000000, 200000}} {
 		if got := FoldBudget(c.window); got != c.budget {
 			t.Errorf("FoldBudget(%d) = %d, want %d", c.window, got, c.budget)

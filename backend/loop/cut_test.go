@@ -15,6 +15,7 @@ import (
 // arguments look like; the model is told why. A complete call in a cut
 // reply still runs.
 func TestCutProgramsDoNotRun(t *testing.T) {
+	t.Parallel()
 	marker := filepath.Join(t.TempDir(), "ran")
 	for _, tc := range []struct {
 		name, args string

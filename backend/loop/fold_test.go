@@ -64,6 +64,7 @@ func roles(rec providertest.Recorded) string {
 // recorded as sent, later requests extend it again, and the store keeps the
 // folded outputs.
 func TestFoldRemovesSettledIterationsFromTheRequest(t *testing.T) {
+	t.Parallel()
 	withUsage := printing("B", 3000) // its usage brings `utilization` into the second result's delta
 	withUsage.Usage = &chat.Usage{InputTokens: 1000}
 	r := newRig(t, false,
@@ -134,6 +135,7 @@ func TestFoldRemovesSettledIterationsFromTheRequest(t *testing.T) {
 // the running iteration is refused with the settled range; a model
 // without tools folds the same way.
 func TestFoldOverAFoldAndRefusals(t *testing.T) {
+	t.Parallel()
 	for _, noTools := range []bool{false, true} {
 		t.Run(fmt.Sprintf("noTools=%v", noTools), func(t *testing.T) {
 			prog := func(code string) providertest.Reply {
@@ -184,6 +186,7 @@ func TestFoldOverAFoldAndRefusals(t *testing.T) {
 // An emergency compaction keeps a fold's breadcrumb and carried lines when
 // it stubs the output under them.
 func TestStubKeepsBreadcrumbs(t *testing.T) {
+	t.Parallel()
 	in := "# ⋯ folded t1/i1-i2 · gist\nsession[\"turn\"] = 1\n# t1/i3\n" + strings.Repeat("x", 500)
 	got, ok := stubOutput(in)
 	if !ok || !strings.HasPrefix(got, "# ⋯ folded t1/i1-i2 · gist\nsession[\"turn\"] = 1\n# t1/i3\n"+outputDroppedNote) {
@@ -202,6 +205,7 @@ func TestStubKeepsBreadcrumbs(t *testing.T) {
 // the last 8 measured requests, token-weighted, in percent; absent until a
 // request is measured.
 func TestCacheHitRate(t *testing.T) {
+	t.Parallel()
 	const rate = "u = session['utilization']\nprint(u['cache_hit_rate'], u['cache_hit_window'])"
 	r := newRig(t, false,
 		providertest.Reply{Code: rate, Usage: &chat.Usage{InputTokens: 1000}},

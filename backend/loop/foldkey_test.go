@@ -24,6 +24,7 @@ func iters(t, a, b int) store.FoldSpan {
 }
 
 func TestFoldKeyGrammar(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		key   string
 		spans []store.FoldSpan
@@ -78,6 +79,7 @@ func TestFoldKeyGrammar(t *testing.T) {
 }
 
 func TestFoldKeyRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ key, want string }{
 		{"", "empty"},
 		{"t1,,t2", "empty part"},
@@ -146,6 +148,7 @@ func TestFoldKeyRefusals(t *testing.T) {
 }
 
 func TestCheckGist(t *testing.T) {
+	t.Parallel()
 	if g, err := CheckGist("  read config.yml: port 8080  "); err != nil || g != "read config.yml: port 8080" {
 		t.Errorf("CheckGist = %q, %v", g, err)
 	}

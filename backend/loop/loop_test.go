@@ -97,6 +97,7 @@ func lastContent(rec providertest.Recorded, n int) []string {
 }
 
 func TestIterationsRunAndFeedBack(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false,
 		providertest.Reply{Content: []string{"Let me compute."}, Code: "x = 6 * 7\nprint(x)", Usage: &chat.Usage{InputTokens: 10, OutputTokens: 3}},
 		providertest.Reply{Code: "print(x + 1)\nboom()\nprint('never')"},
@@ -154,6 +155,7 @@ func TestIterationsRunAndFeedBack(t *testing.T) {
 }
 
 func TestParallelCallsGetOneResultEach(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false,
 		providertest.Reply{Calls: []providertest.Call{{Args: `{"code":"print('a')"}`}, {Args: `{"code":"print('b')"}`}}, Interleave: true},
 		providertest.Reply{Content: []string{"ok"}},
@@ -172,6 +174,7 @@ func TestParallelCallsGetOneResultEach(t *testing.T) {
 }
 
 func TestPreflightAndEmptyResults(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false,
 		providertest.Reply{Code: `"just a string"`},
 		providertest.Reply{Code: "x = 1"},
@@ -188,6 +191,7 @@ func TestPreflightAndEmptyResults(t *testing.T) {
 }
 
 func TestEmptyRepliesStopTheTurn(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, providertest.Reply{}, providertest.Reply{}, providertest.Reply{})
 	res := r.turn(context.Background(), "e", false)
 	if res.Status != StatusError || res.Answer != EmptyStopAnswer || res.Iterations != 3 {
@@ -199,6 +203,7 @@ func TestEmptyRepliesStopTheTurn(t *testing.T) {
 }
 
 func TestFatalProviderErrorEndsTurn(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, providertest.Reply{Status: 404, Message: "model m not found"})
 	res := r.turn(context.Background(), "x", false)
 	if res.Status != StatusError || !strings.Contains(res.Error, "m") {
@@ -211,6 +216,7 @@ func TestFatalProviderErrorEndsTurn(t *testing.T) {
 }
 
 func TestBrokenStreamAfterOutputIsAnIterationError(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false,
 		providertest.Reply{Content: []string{"partial ", "text ", "more"}, CutAfter: 2},
 		providertest.Reply{Content: []string{"recovered"}},
@@ -225,6 +231,7 @@ func TestBrokenStreamAfterOutputIsAnIterationError(t *testing.T) {
 }
 
 func TestFencedFallbackForModelsWithoutTools(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, true,
 		providertest.Reply{Content: []string{"I will count.\n```python\nprint(len('abc'))\n```\n"}},
 		providertest.Reply{Content: []string{"Three."}},
@@ -243,6 +250,7 @@ func TestFencedFallbackForModelsWithoutTools(t *testing.T) {
 }
 
 func TestCancelWhileStreamingKeepsSettledWork(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false,
 		providertest.Reply{Content: []string{"Step one."}, Code: "print('settled')"},
 		providertest.Reply{Hang: true},
@@ -273,6 +281,7 @@ func TestCancelWhileStreamingKeepsSettledWork(t *testing.T) {
 }
 
 func TestCancelInsideARunningProgram(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, providertest.Reply{Code: "print('before')\nwhile True:\n    pass"})
 	ch, stop := r.broker.Subscribe(256)
 	defer stop()
@@ -298,6 +307,7 @@ func TestCancelInsideARunningProgram(t *testing.T) {
 }
 
 func TestProgramHelpers(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		raw, code string
 		ok        bool
@@ -343,6 +353,7 @@ func TestProgramHelpers(t *testing.T) {
 // bytes were printed and kept, and the whole output is kept in the store
 // for its call (the second of the reply here).
 func TestClippedOutputIsKeptWhole(t *testing.T) {
+	t.Parallel()
 	long := `for i in range(5000):\n    print('line %d of 5000 ' % (i + 1) + '.' * 20)`
 	r := newRig(t, false,
 		providertest.Reply{Calls: []providertest.Call{{Args: `{"code":"print('short')"}`}, {Args: `{"code":"` + long + `"}`}}},

@@ -74,6 +74,7 @@ func (r *rig) storedRequest(t *testing.T, n int) ([]chat.Message, int) {
 // compacted request it re-sent; the iterations before it record nothing,
 // and every iteration's request rebuilds from the store exactly as sent.
 func TestCompactedRequestIsRecorded(t *testing.T) {
+	t.Parallel()
 	const window = 8000
 	answer := providertest.Reply{Content: []string{"All three read."}, MaxInputChars: window}
 	next := printing("D", 100)
@@ -105,6 +106,7 @@ func TestCompactedRequestIsRecorded(t *testing.T) {
 // Three refusals in a row end the turn; the failing iteration records the
 // last (smallest) request it sent, so the inspector explains the error.
 func TestFailedCompactionRecordsTheLastAttempt(t *testing.T) {
+	t.Parallel()
 	var script []providertest.Reply
 	for _, c := range "ABCDEFGHIJKLMNOPQRST" {
 		script = append(script, printing(string(c), 2000))
@@ -134,6 +136,7 @@ func TestFailedCompactionRecordsTheLastAttempt(t *testing.T) {
 // A known window compacts before sending, with no refusal: each request
 // rebuilds from the store as sent, and only compacted iterations store one.
 func TestProactiveCompactionIsRecorded(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, printing("A", 2000), printing("B", 2000), printing("C", 2000), printing("D", 2000),
 		providertest.Reply{Content: []string{"done"}})
 	r.llm.SetContextWindow(1500 * 4)
@@ -157,6 +160,7 @@ func TestProactiveCompactionIsRecorded(t *testing.T) {
 // A recap folded at turn start is the stored turn prompt: no iteration
 // records a request.
 func TestTurnStartFoldRecordsNoRequest(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, false, printing("A", 10), providertest.Reply{Content: []string{"ok"}})
 	msgs, recap := recapMessages(10, 10, 2000, "now")
 	if res := r.turnRecap(context.Background(), 2000, msgs, recap); res.Status != StatusDone {

@@ -132,6 +132,7 @@ func ok(t *testing.T, r sandbox.Result) string {
 }
 
 func TestCallsThroughSandbox(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	out := ok(t, f.run(t, `
 print(mcp.test_srv.add(a=2, b=3))
@@ -163,6 +164,7 @@ print(mcp.web.describe(name="zz")["length"])
 }
 
 func TestSchemaViolationsRefusedBeforeTheCall(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tc := range []struct{ code, want string }{
 		{`mcp.test_srv.add(a=1)`, `missing required argument "b"`},
@@ -188,6 +190,7 @@ func TestSchemaViolationsRefusedBeforeTheCall(t *testing.T) {
 }
 
 func TestErrorsAndHang(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	r := f.run(t, `mcp.test_srv.fail()`, time.Minute)
 	if r.Err == nil || r.Err.Phase != "tool" || !strings.Contains(r.Err.Message, "mcp.test_srv.fail: the widget is broken") {
@@ -216,6 +219,7 @@ func TestErrorsAndHang(t *testing.T) {
 }
 
 func TestDocAndStop(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	out := ok(t, f.run(t, `print(doc("mcp.test_srv"))
 print(doc("mcp.test_srv.add"))
@@ -257,6 +261,7 @@ print(doc("mcp"))`, time.Minute))
 }
 
 func TestServerDiesShowsFailed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ok(t, f.run(t, `mcp.test_srv.add(a=1, b=2)`, time.Minute))
 	srv := f.set.Servers()["test_srv"]
@@ -289,6 +294,7 @@ func TestServerDiesShowsFailed(t *testing.T) {
 // OnStart (the sidebar shows it failed, with its log), and is tried again
 // at the next call.
 func TestStartFailure(t *testing.T) {
+	t.Parallel()
 	var shown []string
 	set := mcp.NewSet(mcp.SetOptions{Workspace: t.TempDir(), OnStart: func(id string, s *mcp.Server) {
 		st, _ := s.Status()
