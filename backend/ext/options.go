@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // The facade verbs (seed 001), as the keys of VerbOptions. They are the
@@ -268,4 +269,50 @@ func PathsOption(opts map[string]any) ([]string, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// Tool is what a call adds to the child process a pack runs for it: its
+// environment entries and extra arguments (the env and args options) and
+// its time budget (timeout_ms).
+type Tool struct {
+	Env, Args []string
+	Timeout   time.Duration
+}
+
+// ToolOf reads opts' env, args and timeout_ms (a positive number of
+// milliseconds; def when absent). A value of the wrong type is an error
+// naming the key (the pack wraps it as its bad-arguments error).
+func ToolOf(opts map[string]any, def time.Duration) (Tool, error) {
+	env, err := EnvOf(opts)
+	if err != nil {
+		return Tool{}, err
+	}
+	args, err := ArgsOf(opts)
+	if err != nil {
+		return Tool{}, err
+	}
+	t := Tool{Env: env, Args: args, Timeout: def}
+	if ms, ok := opts["timeout_ms"]; ok && ms != nil {
+		switch v := ms.(type) {
+		case int:
+			t.Timeout = time.Duration(v) * time.Millisecond
+		case int64:
+			t.Timeout = time.Duration(v) * time.Millisecond
+		case float64:
+			t.Timeout = time.Duration(v * float64(time.Millisecond))
+		default:
+			return Tool{}, fmt.Errorf("timeout_ms must be a number of milliseconds, got %T", ms)
+		}
+		if t.Timeout <= 0 {
+			return Tool{}, fmt.Errorf("timeout_ms must be positive")
+		}
+	}
+	return t, nil
+}
+
+// Argv is head, then the call's args, then tail (the files or packages:
+// a tool's flag parsing stops at the first of them).
+func (t Tool) Argv(head []string, tail ...string) []string {
+	out := append(append([]string(nil), head...), t.Args...)
+	return append(out, tail...)
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -158,5 +159,24 @@ func TestCallDir(t *testing.T) {
 	}
 	if got := (Call{Cwd: "/ws/sub"}).Dir(env); got != "/ws/sub" {
 		t.Errorf("cwd: %q, want /ws/sub", got)
+	}
+}
+
+func TestToolOf(t *testing.T) {
+	t.Parallel()
+	got, err := ToolOf(map[string]any{"env": map[string]any{"A": "1"}, "args": []any{"-v"}, "timeout_ms": 1500.0}, time.Minute)
+	if err != nil || got.Timeout != 1500*time.Millisecond || !slices.Equal(got.Env, []string{"A=1"}) || !slices.Equal(got.Args, []string{"-v"}) {
+		t.Fatalf("ToolOf = %+v, %v", got, err)
+	}
+	if got := got.Argv([]string{"gofmt", "-l"}, "a.go"); !slices.Equal(got, []string{"gofmt", "-l", "-v", "a.go"}) {
+		t.Errorf("Argv = %q: want head, the call's args, then the files", got)
+	}
+	if d, err := ToolOf(map[string]any{}, time.Minute); err != nil || d.Timeout != time.Minute {
+		t.Errorf("no timeout_ms: %+v, %v; want the default", d, err)
+	}
+	for _, bad := range []any{"10", 0, -5} {
+		if _, err := ToolOf(map[string]any{"timeout_ms": bad}, time.Minute); err == nil || !strings.Contains(err.Error(), "timeout_ms") {
+			t.Errorf("timeout_ms %v: err = %v, want one naming timeout_ms", bad, err)
+		}
 	}
 }

@@ -53,53 +53,18 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 	return formatFiles(ctx, cwd, files, t)
 }
 
-// tool is what a call adds to the child it runs: environment entries,
-// extra arguments and its time budget (the env, args and timeout_ms
-// options).
-type tool struct {
-	env, args []string
-	timeout   time.Duration
-}
-
-// toolOf reads the call's env, args and timeout_ms (def when absent).
-func toolOf(c ext.Call, def time.Duration) (tool, error) {
-	env, err := ext.EnvOf(c.Opts)
+// toolOf is ext.ToolOf, a refusal as ErrBadArgs.
+func toolOf(c ext.Call, def time.Duration) (ext.Tool, error) {
+	t, err := ext.ToolOf(c.Opts, def)
 	if err != nil {
-		return tool{}, badArgs("%v", err)
-	}
-	args, err := ext.ArgsOf(c.Opts)
-	if err != nil {
-		return tool{}, badArgs("%v", err)
-	}
-	t := tool{env: env, args: args, timeout: def}
-	if ms, ok := c.Opts["timeout_ms"]; ok && ms != nil {
-		switch v := ms.(type) {
-		case int:
-			t.timeout = time.Duration(v) * time.Millisecond
-		case int64:
-			t.timeout = time.Duration(v) * time.Millisecond
-		case float64:
-			t.timeout = time.Duration(v * float64(time.Millisecond))
-		default:
-			return tool{}, badArgs("timeout_ms must be a number, got %T", ms)
-		}
-		if t.timeout <= 0 {
-			return tool{}, badArgs("timeout_ms must be positive")
-		}
+		return ext.Tool{}, badArgs("%v", err)
 	}
 	return t, nil
 }
 
-// argv is head, then the call's args, then tail (the files or packages:
-// Go's flag parsing stops at the first of them).
-func (t tool) argv(head []string, tail ...string) []string {
-	out := append(append([]string(nil), head...), t.args...)
-	return append(out, tail...)
-}
-
 // formatSnippet pipes code through gofmt.
-func formatSnippet(ctx context.Context, cwd, code string, t tool) (ext.FormatResult, error) {
-	r, err := proc.RunEnv(ctx, cwd, t.timeout, code, t.env, t.argv([]string{"gofmt"})...)
+func formatSnippet(ctx context.Context, cwd, code string, t ext.Tool) (ext.FormatResult, error) {
+	r, err := proc.RunEnv(ctx, cwd, t.Timeout, code, t.Env, t.Argv([]string{"gofmt"})...)
 	if err != nil {
 		return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 	}
@@ -112,17 +77,17 @@ func formatSnippet(ctx context.Context, cwd, code string, t tool) (ext.FormatRes
 
 // formatFiles lists the files gofmt would change, rewrites them and reports
 // each change.
-func formatFiles(ctx context.Context, cwd string, files []string, t tool) (ext.FormatResult, error) {
+func formatFiles(ctx context.Context, cwd string, files []string, t ext.Tool) (ext.FormatResult, error) {
 	res := ext.FormatResult{Formatter: formatter, Checked: len(files)}
 	if len(files) == 0 {
 		return res, nil
 	}
-	r, err := proc.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv([]string{"gofmt", "-l"}, files...)...)
+	r, err := proc.RunEnv(ctx, cwd, t.Timeout, "", t.Env, t.Argv([]string{"gofmt", "-l"}, files...)...)
 	if err != nil {
 		return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 	}
 	if r.TimedOut {
-		return ext.FormatResult{}, fmt.Errorf("format go: gofmt -l timed out after %v", t.timeout)
+		return ext.FormatResult{}, fmt.Errorf("format go: gofmt -l timed out after %v", t.Timeout)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(r.Stderr), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
@@ -145,7 +110,7 @@ func formatFiles(ctx context.Context, cwd string, files []string, t tool) (ext.F
 		before[f] = utf8.RuneCount(b)
 	}
 	if len(changed) > 0 {
-		w, err := proc.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv([]string{"gofmt", "-w"}, changed...)...)
+		w, err := proc.RunEnv(ctx, cwd, t.Timeout, "", t.Env, t.Argv([]string{"gofmt", "-w"}, changed...)...)
 		if err != nil {
 			return ext.FormatResult{}, fmt.Errorf("format go: %w", err)
 		}

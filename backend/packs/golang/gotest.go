@@ -44,12 +44,12 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 		return nil, err
 	}
 	cwd := c.Dir(env)
-	argv, err := TestArgv(env.Workspace, cwd, sel, t.args...)
+	argv, err := TestArgv(env.Workspace, cwd, sel, t.Args...)
 	if err != nil {
 		return nil, err
 	}
-	timeout := t.timeout
-	r, err := proc.RunEnv(live.Map(ctx, liveTestLine), cwd, timeout, "", t.env, argv...)
+	timeout := t.Timeout
+	r, err := proc.RunEnv(live.Map(ctx, liveTestLine), cwd, timeout, "", t.Env, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("run go tests: %w", err)
 	}

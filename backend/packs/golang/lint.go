@@ -51,12 +51,12 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	r, err := proc.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv([]string{"go", "vet", "-json"}, pkgs...)...)
+	r, err := proc.RunEnv(ctx, cwd, t.Timeout, "", t.Env, t.Argv([]string{"go", "vet", "-json"}, pkgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}
 	if r.TimedOut {
-		return nil, fmt.Errorf("lint go: go vet timed out after %v", t.timeout)
+		return nil, fmt.Errorf("lint go: go vet timed out after %v", t.Timeout)
 	}
 	findings := parseVet(cwd, r.Stdout, r.Stderr)
 	if len(findings) == 0 && r.Exit != 0 {
@@ -67,7 +67,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 
 // lintSnippet vets code in a temporary module. A snippet without a package
 // clause gets "package snippet" prepended; rows stay the snippet's own.
-func lintSnippet(ctx context.Context, code string, t tool) (map[string]any, error) {
+func lintSnippet(ctx context.Context, code string, t ext.Tool) (map[string]any, error) {
 	dir, err := os.MkdirTemp(confine.TempDir(ctx), "vis-govet-")
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
@@ -84,7 +84,7 @@ func lintSnippet(ctx context.Context, code string, t tool) (map[string]any, erro
 	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(code), 0o644); err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}
-	r, err := proc.RunEnv(ctx, dir, t.timeout, "", t.env, t.argv([]string{"go", "vet", "-json"}, ".")...)
+	r, err := proc.RunEnv(ctx, dir, t.Timeout, "", t.Env, t.Argv([]string{"go", "vet", "-json"}, ".")...)
 	if err != nil {
 		return nil, fmt.Errorf("lint go: %w", err)
 	}

@@ -86,12 +86,12 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 		if ft.Name == "biome" {
 			head = []string{ft.Bin, "format", "--stdin-file-path=snippet" + suffix}
 		}
-		r, err := child.RunEnv(ctx, cwd, t.timeout, code, t.env, t.argv(head)...)
+		r, err := child.RunEnv(ctx, cwd, t.Timeout, code, t.Env, t.Argv(head)...)
 		if err != nil {
 			return fail(fmt.Errorf("format: %w", err))
 		}
 		if r.TimedOut {
-			return fail(fmt.Errorf("format: %s timed out after %v", ft.Name, t.timeout))
+			return fail(fmt.Errorf("format: %s timed out after %v", ft.Name, t.Timeout))
 		}
 		if r.Exit != 0 {
 			return fail(fmt.Errorf("format: %s cannot format the code: %s", ft.Name, child.ClipMiddle(strings.TrimSpace(r.Stderr+"\n"+r.Stdout), 4000)))
@@ -129,7 +129,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 		if ft.Name == "biome" {
 			head = []string{ft.Bin, "format", "--write"}
 		}
-		w, err := child.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv(head, changed...)...)
+		w, err := child.RunEnv(ctx, cwd, t.Timeout, "", t.Env, t.Argv(head, changed...)...)
 		if err != nil {
 			return fail(fmt.Errorf("format: %w", err))
 		}
@@ -149,13 +149,13 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 
 // listDifferent asks prettier or oxfmt (the same CLI) which targets it
 // would change (paths relative to cwd).
-func listDifferent(ctx context.Context, cwd string, t tool, ft projectTool, targets []string) ([]string, error) {
-	l, err := child.RunEnv(ctx, cwd, t.timeout, "", t.env, t.argv([]string{ft.Bin, "--list-different"}, targets...)...)
+func listDifferent(ctx context.Context, cwd string, t ext.Tool, ft projectTool, targets []string) ([]string, error) {
+	l, err := child.RunEnv(ctx, cwd, t.Timeout, "", t.Env, t.Argv([]string{ft.Bin, "--list-different"}, targets...)...)
 	if err != nil {
 		return nil, fmt.Errorf("format: %w", err)
 	}
 	if l.TimedOut {
-		return nil, fmt.Errorf("format: %s timed out after %v", ft.Name, t.timeout)
+		return nil, fmt.Errorf("format: %s timed out after %v", ft.Name, t.Timeout)
 	}
 	if l.Exit > 1 {
 		return nil, fmt.Errorf("format: %s --list-different failed (exit %d): %s", ft.Name, l.Exit, child.ClipMiddle(strings.TrimSpace(l.Stderr+"\n"+l.Stdout), 4000))
@@ -193,14 +193,14 @@ type biomeDiag struct {
 
 // runBiome runs biome with --reporter=json and reads its report; exit 1
 // with a report is data (diagnostics), anything else without one fails.
-func runBiome(ctx context.Context, cwd string, t tool, stdin string, head []string, targets ...string) (biomeReport, error) {
+func runBiome(ctx context.Context, cwd string, t ext.Tool, stdin string, head []string, targets ...string) (biomeReport, error) {
 	var rep biomeReport
-	r, err := child.RunEnv(ctx, cwd, t.timeout, stdin, t.env, t.argv(head, targets...)...)
+	r, err := child.RunEnv(ctx, cwd, t.Timeout, stdin, t.Env, t.Argv(head, targets...)...)
 	if err != nil {
 		return rep, err
 	}
 	if r.TimedOut {
-		return rep, fmt.Errorf("biome timed out after %v", t.timeout)
+		return rep, fmt.Errorf("biome timed out after %v", t.Timeout)
 	}
 	out := strings.TrimSpace(r.Stdout)
 	if i := strings.Index(out, "{"); i >= 0 {
@@ -215,7 +215,7 @@ func runBiome(ctx context.Context, cwd string, t tool, stdin string, head []stri
 // biomeUnformatted runs `biome format --reporter=json` (a check, nothing
 // written) and returns the files biome would change; files it cannot
 // parse go to res.Errors, and res.Checked is what it looked at.
-func biomeUnformatted(ctx context.Context, cwd string, t tool, ft projectTool, targets []string, res *ext.FormatResult) ([]string, error) {
+func biomeUnformatted(ctx context.Context, cwd string, t ext.Tool, ft projectTool, targets []string, res *ext.FormatResult) ([]string, error) {
 	rep, err := runBiome(ctx, cwd, t, "", []string{ft.Bin, "format", "--reporter=json"}, targets...)
 	if err != nil {
 		return nil, fmt.Errorf("format: %w", err)
@@ -238,35 +238,11 @@ func biomeUnformatted(ctx context.Context, cwd string, t tool, ft projectTool, t
 	return changed, nil
 }
 
-// tool is what a call adds to the child it runs: environment entries,
-// extra arguments and its time budget (the env, args and timeout_ms
-// options).
-type tool struct {
-	env, args []string
-	timeout   time.Duration
-}
-
-// toolOf reads the call's env, args and timeout_ms (def when absent).
-func toolOf(c ext.Call, def time.Duration) (tool, error) {
-	env, err := ext.EnvOf(c.Opts)
+// toolOf is ext.ToolOf, a refusal as ErrBadArgs.
+func toolOf(c ext.Call, def time.Duration) (ext.Tool, error) {
+	t, err := ext.ToolOf(c.Opts, def)
 	if err != nil {
-		return tool{}, badArgs("%v", err)
-	}
-	args, err := ext.ArgsOf(c.Opts)
-	if err != nil {
-		return tool{}, badArgs("%v", err)
-	}
-	t := tool{env: env, args: args, timeout: def}
-	if ms, err := optMillis(c.Opts, "timeout_ms"); err != nil {
-		return tool{}, err
-	} else if ms > 0 {
-		t.timeout = time.Duration(ms) * time.Millisecond
+		return ext.Tool{}, badArgs("%v", err)
 	}
 	return t, nil
-}
-
-// argv is head, then the call's args, then tail (the files).
-func (t tool) argv(head []string, tail ...string) []string {
-	out := append(append([]string(nil), head...), t.args...)
-	return append(out, tail...)
 }

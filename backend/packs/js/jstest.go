@@ -65,7 +65,7 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	if err != nil {
 		return nil, err
 	}
-	plan, err := planTest(env.Workspace, cwd, rt, paths, names, t.args...)
+	plan, err := planTest(env.Workspace, cwd, rt, paths, names, t.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +74,8 @@ func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 	for k, v := range plan.env {
 		runEnv = append(runEnv, k+"="+v)
 	}
-	runEnv = append(runEnv, t.env...)
-	timeout := t.timeout
+	runEnv = append(runEnv, t.Env...)
+	timeout := t.Timeout
 	var vitestJSON string // vitest writes its JSON report here (stdout keeps its own reporter's text)
 	if runner == RunnerVitest {
 		tmp, err := os.MkdirTemp(confine.TempDir(ctx), "vis-vitest-")

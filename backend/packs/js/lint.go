@@ -116,19 +116,19 @@ type eslintFile struct {
 	} `json:"messages"`
 }
 
-func eslintLint(ctx context.Context, root, cwd string, t tool, lt projectTool, snippet bool, code, suffix string, targets []string) ([]map[string]any, error) {
+func eslintLint(ctx context.Context, root, cwd string, t ext.Tool, lt projectTool, snippet bool, code, suffix string, targets []string) ([]map[string]any, error) {
 	head := []string{lt.Bin, "--format", "json"}
 	stdin := ""
 	if snippet {
 		head = append(head, "--stdin", "--stdin-filename", "snippet"+suffix)
 		targets, stdin = nil, code
 	}
-	r, err := child.RunEnv(ctx, cwd, t.timeout, stdin, t.env, t.argv(head, targets...)...)
+	r, err := child.RunEnv(ctx, cwd, t.Timeout, stdin, t.Env, t.Argv(head, targets...)...)
 	if err != nil {
 		return nil, err
 	}
 	if r.TimedOut {
-		return nil, fmt.Errorf("eslint timed out after %v", t.timeout)
+		return nil, fmt.Errorf("eslint timed out after %v", t.Timeout)
 	}
 	var files []eslintFile
 	if jerr := json.Unmarshal([]byte(strings.TrimSpace(r.Stdout)), &files); jerr != nil || r.Exit > 1 {
@@ -158,7 +158,7 @@ func eslintLint(ctx context.Context, root, cwd string, t tool, lt projectTool, s
 // biomeLint runs `biome lint --reporter=json`. biome does not report on
 // stdin, so a snippet is linted as a file in a temporary directory holding
 // a copy of the project's biome.json(c).
-func biomeLint(ctx context.Context, root, cwd string, t tool, lt projectTool, snippet bool, code, suffix string, targets []string) ([]map[string]any, error) {
+func biomeLint(ctx context.Context, root, cwd string, t ext.Tool, lt projectTool, snippet bool, code, suffix string, targets []string) ([]map[string]any, error) {
 	dir := cwd
 	if snippet {
 		tmp, err := os.MkdirTemp(confine.TempDir(ctx), "vis-biome-")
