@@ -52,6 +52,7 @@ var archLayers = []archLayer{
 			"app/notify":                  nil, // desktop notifications over D-Bus (the window's)
 			"app/notify/notifytest":       nil, // a notification server for tests
 			"internal/golden":             nil, // test files only: golden files and the one -update flag
+			"internal/fixture":            nil, // test files only: the files a test writes
 		},
 	},
 	{

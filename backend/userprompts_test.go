@@ -3,23 +3,15 @@ package backend
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/internal/fixture"
 )
 
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+var writeFile = fixture.Write // a file and its folders (internal/fixture)
 
 // Prompt files as slash commands through the real engine and the scripted
 // model: a home file expands with its arguments into the request and the

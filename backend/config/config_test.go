@@ -6,17 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/visdesktop/vis/internal/fixture"
 )
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+var write = fixture.Write // a file and its folders (internal/fixture)
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 

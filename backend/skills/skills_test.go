@@ -7,17 +7,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/visdesktop/vis/internal/fixture"
 )
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+var write = fixture.Write // a file and its folders (internal/fixture)
 
 // Home and project skills: a trusted project's skill replaces the home's
 // of the same name; bad folders are skipped with a warning; the summary

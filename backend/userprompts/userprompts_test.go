@@ -1,12 +1,13 @@
 package userprompts
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/visdesktop/vis/internal/fixture"
 )
 
 func TestExpand(t *testing.T) {
@@ -44,15 +45,7 @@ func TestWords(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+var write = fixture.Write // a file and its folders (internal/fixture)
 
 // Home and project folders: the project's file replaces the home's of the
 // same name only when trusted; descriptions from front matter, else the
