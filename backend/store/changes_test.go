@@ -8,6 +8,7 @@ import (
 )
 
 func TestTurnChanges(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/ws", "t")

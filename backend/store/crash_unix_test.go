@@ -22,6 +22,7 @@ import (
 // (STORE_CRASH_CHILD names the database) that starts a turn, adds three
 // iterations, prints "ready" and waits to be killed.
 func TestCrashMidTurn(t *testing.T) {
+	t.Parallel()
 	if path := os.Getenv("STORE_CRASH_CHILD"); path != "" {
 		crashChild(path)
 		return

@@ -11,6 +11,7 @@ import (
 )
 
 func TestFolds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	a := mustSession(t, s, "/w", "a")

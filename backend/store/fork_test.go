@@ -12,6 +12,7 @@ import (
 // the kept ones, a count past the end or a missing parent is refused and
 // creates nothing.
 func TestForkSession(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	parent := Session{ID: NewID(), Workspace: "/w", Title: "p"}

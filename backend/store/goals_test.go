@@ -11,6 +11,7 @@ import (
 )
 
 func TestGoalCompareAndSwap(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -74,6 +75,7 @@ func TestGoalCompareAndSwap(t *testing.T) {
 // TestGoalCASConcurrent has several writers each apply read-modify-CAS
 // increments with retries; none may be lost.
 func TestGoalCASConcurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")

@@ -28,6 +28,7 @@ func blobCount(t *testing.T, s *Store) int {
 }
 
 func TestImagesStoredOncePerSession(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -104,6 +105,7 @@ func TestImagesStoredOncePerSession(t *testing.T) {
 }
 
 func TestAddImageRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -124,6 +126,7 @@ func TestAddImageRefusals(t *testing.T) {
 }
 
 func TestTurnImagesSurvivesDamage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "vis.db")
 	s, err := Open(ctx, path)

@@ -11,6 +11,7 @@ import (
 // IntegrityCheck passes on a healthy file and fails on a broken reference
 // and on a damaged page: a check that cannot fail would prove nothing.
 func TestIntegrityCheck(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "vis.db")
 	s, err := Open(ctx, path)

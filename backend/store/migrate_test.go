@@ -42,6 +42,7 @@ func schema(t *testing.T, db *sql.DB) string {
 // TestSchemaGolden keeps the full schema in testdata/schema.golden, so a
 // review sees every schema change; go test -run SchemaGolden -update rewrites it.
 func TestSchemaGolden(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	got := schema(t, s.db)
 	golden.CheckString(t, filepath.Join("testdata", "schema.golden"), got)
@@ -93,6 +94,7 @@ func fixture(t *testing.T, db *sql.DB, v int) {
 // version with data in it, opens it with this build and checks that the data
 // is intact, searchable, and the schema is the same as a fresh database's.
 func TestMigrateFromEveryVersion(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	latest := openTest(t)
 	fresh := schema(t, latest.db)
@@ -213,6 +215,7 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "vis.db")
 	s, err := Open(ctx, path)
@@ -265,6 +268,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestFailedMigrationRollsBack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "vis.db")
 	bad := append(embedded[:1:1], migration{2, "0002_bad.sql",
@@ -292,6 +296,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 }
 
 func TestLoadMigrations(t *testing.T) {
+	t.Parallel()
 	sql := &fstest.MapFile{Data: []byte("SELECT 1;")}
 	tests := []struct {
 		name    string

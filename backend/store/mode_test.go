@@ -9,6 +9,7 @@ import (
 // The permission mode chosen in the window is kept with the session,
 // survives a reopen, is cleared by "", and nothing else gets in.
 func TestSessionMode(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	if err := s.CreateSession(ctx, Session{ID: "s1", Workspace: "/w"}); err != nil {

@@ -12,6 +12,7 @@ import (
 // in pages that end at a newline (or a rune) and concatenate to it, keeps
 // the byte count of everything printed, and goes with its session.
 func TestKeptOutput(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "outputs")

@@ -10,6 +10,7 @@ import (
 // The database, its journal files and its folder are the owner's only,
 // also when an older version left them 0644.
 func TestStateFilesArePrivate(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "desktop")
 	os.MkdirAll(dir, 0o755)
 	path := filepath.Join(dir, "vis.db")

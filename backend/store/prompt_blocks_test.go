@@ -10,6 +10,7 @@ import (
 // however many turns send them; a prompt that is not compact JSON (or not
 // an array of objects) is kept whole.
 func TestTurnPromptsShareTheirMessages(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	system := `{"role":"system","content":"SYSTEM-PROMPT \u003cbig\u003e \"rules\" é"}`
@@ -67,6 +68,7 @@ func TestTurnPromptsShareTheirMessages(t *testing.T) {
 // A forked session's copied turn shows the prompt as it was sent, in the
 // parent session: with the parent's id, not the fork's.
 func TestForkedTurnKeepsItsPrompt(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	parent := mustSession(t, s, "/w", "t")

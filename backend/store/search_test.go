@@ -18,6 +18,7 @@ func ftsIntact(t *testing.T, s *Store) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	a := mustSession(t, s, "/proj/a", "Alpha")
@@ -116,6 +117,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestSearchLimitAndRank(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -140,6 +142,7 @@ func TestSearchLimitAndRank(t *testing.T) {
 }
 
 func TestFTSQuery(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"hello", `"hello"*`},
 		{"hello world", `"hello" "world"*`},

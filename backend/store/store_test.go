@@ -86,6 +86,7 @@ func countRows(t testing.TB, s *Store, table string) int {
 }
 
 func TestOpenCreatesParentDirAndSetsPragmas(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// A path with characters that mean something in a URI must still name
 	// that very file.
@@ -126,6 +127,7 @@ func TestOpenCreatesParentDirAndSetsPragmas(t *testing.T) {
 }
 
 func TestReopenKeepsData(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "vis.db")
 	s, err := Open(ctx, path)
@@ -152,6 +154,7 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 func TestSessions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	a := mustSession(t, s, "/proj/a", "first")
@@ -230,6 +233,7 @@ func TestSessions(t *testing.T) {
 }
 
 func TestErrNotFound(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -266,6 +270,7 @@ func TestErrNotFound(t *testing.T) {
 }
 
 func TestTurnLifecycle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "t")
@@ -347,6 +352,7 @@ func TestTurnLifecycle(t *testing.T) {
 }
 
 func TestFinishTurnMeasuresDurationWhenNotGiven(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -367,6 +373,7 @@ func TestFinishTurnMeasuresDurationWhenNotGiven(t *testing.T) {
 }
 
 func TestConcurrentPositions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sessions := []Session{mustSession(t, s, "/w", "a"), mustSession(t, s, "/w", "b")}
@@ -440,6 +447,7 @@ func TestConcurrentPositions(t *testing.T) {
 // RecordedRequest finds the newest one at or before an iteration, and an
 // ordinary iteration stores NULL (nothing).
 func TestRecordedRequest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "t")
@@ -478,6 +486,7 @@ func TestRecordedRequest(t *testing.T) {
 }
 
 func TestCascadeDelete(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	doomed := mustSession(t, s, "/w", "doomed")
@@ -519,6 +528,7 @@ func TestCascadeDelete(t *testing.T) {
 }
 
 func TestInterruptRunning(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -587,6 +597,7 @@ func TestInterruptRunning(t *testing.T) {
 }
 
 func TestAttachments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
@@ -627,6 +638,7 @@ func TestAttachments(t *testing.T) {
 }
 
 func TestWriteWaitEndsWithContext(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	sess := mustSession(t, s, "/w", "")
 	s.wsem <- struct{}{} // another writer holds the turn
@@ -703,6 +715,7 @@ func deadOwner(t *testing.T) string {
 }
 
 func TestOwnerLiveness(t *testing.T) {
+	t.Parallel()
 	if !ownerAlive(processOwner) {
 		t.Fatalf("this process (%s) counts as dead", processOwner)
 	}

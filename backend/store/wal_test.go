@@ -12,6 +12,7 @@ import (
 // out) and the next open reads what it holds; a WAL larger than
 // walCloseLimit is checkpointed and truncated.
 func TestCloseLeavesSmallWAL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "vis.db")
 	s, err := Open(ctx, path)
