@@ -2,7 +2,8 @@
 // (the file keeps the turn's other hunk, on disk), then comments on a diff
 // line and sends the comment: it reaches the model as the person's next
 // message with its path:line reference, the transcript shows it as their
-// message, and the model's recap says which hunk was reverted.
+// message, and the model's recap says which hunk was reverted. The
+// session's Changes view lists the file with its turns and net diff.
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
@@ -55,5 +56,19 @@ scenario('review-in-place', async (h) => {
   expect((await asked.innerText()).trim()).toBe(msg)
   expect(h.lastUserTexts().at(-1)).toContain(msg)
   expect(h.lastUserTexts().at(-1)).toContain("reverted hunk 2 of turn 1's change to f.txt")
+
+  // The session's Changes view: f.txt, changed by turns 1 and 2, its net diff the kept hunk.
+  await h.page.locator('[data-testid="session-changes-button"]').click()
+  const row = h.page.locator('[data-testid="session-changes-file"][data-path="f.txt"]')
+  await until('the Changes view to list f.txt', async () => (await row.count()) === 1)
+  expect(await row.getAttribute('data-status')).toBe('modified')
+  expect((await row.locator('[data-testid="session-changes-turns"]').innerText()).trim()).toBe('turns 1 and 2')
+  expect(await row.locator('[data-testid="session-changes-net"]').innerText()).toBe('+1 −1')
+  await row.locator('[data-testid="session-changes-open"]').click()
+  const net = row.locator('[data-testid="session-changes-diff"] .line.add')
+  await until('the net diff', async () => (await net.count()) === 1)
+  expect(await net.innerText()).toBe('+LINE TWO')
+  await h.page.locator('[data-testid="session-changes-close"]').click()
+  await until('the Changes view to close', async () => (await h.page.locator('[data-testid="session-changes"]').count()) === 0)
   await h.assertHealthy()
 })
