@@ -125,9 +125,10 @@ func (a *App) base() (context.Context, Shell) {
 
 // Startup returns what the page needs for its first frame.
 func (a *App) Startup() (Startup, error) {
+	layout := a.savedLayout()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return Startup{Workspace: a.workspace, Recent: existingDirs(a.state.Recent), Home: a.opts.Home, Version: a.opts.Version}, nil
+	return Startup{Workspace: a.workspace, Recent: existingDirs(a.state.Recent), Home: a.opts.Home, Version: a.opts.Version, Layout: layout}, nil
 }
 
 // RecentFolders lists the folders opened lately that still exist, newest

@@ -158,6 +158,8 @@ type Startup struct {
 	Recent    []string `json:"recent"`    // recently opened folders, newest first
 	Home      string   `json:"home"`
 	Version   string   `json:"version"`
+	// Layout is the panes open at the last quit (nil: one pane, as on a first start).
+	Layout *Layout `json:"layout,omitempty"`
 }
 
 // SearchHit is one turn whose request or answer matched a search.

@@ -21,8 +21,17 @@ import (
 )
 
 // DropName is the Wails event emitted when files are dropped on the window;
-// its payload is the list of their absolute paths.
+// its payload is a Drop.
 const DropName = "vis:drop"
+
+// Drop is what the page gets for files dropped on the window: their absolute
+// paths and the point they were dropped at (CSS pixels from the webview's
+// top left), so the page gives them to the pane under it.
+type Drop struct {
+	Paths []string `json:"paths"`
+	X     int      `json:"x"`
+	Y     int      `json:"y"`
+}
 
 // MaxImageBytes is the most an image offered by the page may weigh; intake
 // refuses larger files anyway (attach.DefaultMaxIntakeBytes), this cap stops
@@ -147,7 +156,7 @@ func mib(n int64) string {
 
 // fileDropped forwards the paths of files dropped on the window to the page
 // (registered with Wails' OnFileDrop once, at startup).
-func (a *App) fileDropped(_, _ int, paths []string) {
+func (a *App) fileDropped(x, y int, paths []string) {
 	_, sh := a.base()
 	if sh == nil {
 		return
@@ -160,6 +169,6 @@ func (a *App) fileDropped(_, _ int, paths []string) {
 	}
 	if len(out) > 0 {
 		a.dropped.add(out)
-		sh.Emit(DropName, out)
+		sh.Emit(DropName, Drop{Paths: out, X: x, Y: y})
 	}
 }

@@ -138,7 +138,7 @@ func TestDroppedFilesReachThePage(t *testing.T) {
 	a.fileDropped(10, 20, []string{"/home/me/shots/../a.png", "", "relative.png", "/b c.jpg"})
 	a.fileDropped(0, 0, nil)
 	a.fileDropped(0, 0, []string{"  "})
-	want := []emitted{{DropName, []string{"/home/me/a.png", "/b c.jpg"}}}
+	want := []emitted{{DropName, Drop{Paths: []string{"/home/me/a.png", "/b c.jpg"}, X: 10, Y: 20}}}
 	if diff := cmp.Diff(want, sh.got); diff != "" {
 		t.Errorf("emitted (-want +got):\n%s", diff)
 	}

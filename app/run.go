@@ -123,7 +123,7 @@ func (a *App) rememberGeometry(ctx context.Context) {
 		st.Placed = true
 	}
 	a.mu.Lock()
-	st.Workspace, st.Recent = a.state.Workspace, a.state.Recent
+	st.Workspace, st.Recent, st.Layout = a.state.Workspace, a.state.Recent, a.state.Layout
 	a.state = st
 	a.mu.Unlock()
 	if err := saveState(a.opts.Home, st); err != nil {

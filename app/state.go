@@ -20,6 +20,8 @@ type windowState struct {
 	Workspace string `json:"workspace,omitempty"`
 	// Recent are the folders opened lately, newest first, at most maxRecent.
 	Recent []string `json:"recent,omitempty"`
+	// Layout is the window's panes and the session each showed (layout.go).
+	Layout *Layout `json:"layout,omitempty"`
 }
 
 // maxRecent is how many recently opened folders the window remembers.

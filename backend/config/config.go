@@ -102,6 +102,9 @@ type Config struct {
 	TrustedProjects []string `yaml:"trusted_projects,omitempty"`
 	// MCPServers are the MCP servers by name (mcp.go).
 	MCPServers map[string]MCPServer `yaml:"mcp_servers,omitempty"`
+	// Updates: where the window looks for a newer release (off unless set;
+	// only $VIS_HOME/config.yml is read for it).
+	Updates Updates `yaml:"updates,omitempty"`
 
 	// Warnings lists what was ignored while loading (project keys that are
 	// not allowed, unset ${ENV} references).
@@ -113,6 +116,13 @@ type Config struct {
 	// SecretEnv names the environment variables a provider's api_key or
 	// headers read (${NAME}): kept from the model's processes.
 	SecretEnv []string `yaml:"-"`
+}
+
+// Updates configures the window's quiet "a newer version is available"
+// notice. CheckURL answers a GET with JSON {"version": "1.2.0", "url":
+// "https://…", "notes": "…"}; empty means never check (the default).
+type Updates struct {
+	CheckURL string `yaml:"check_url,omitempty"`
 }
 
 // Files returns the config files read for a workspace, in merge order.

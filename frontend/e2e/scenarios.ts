@@ -137,6 +137,11 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
       'the turn diff’s turn-diff-revert-hunk, numbered turn-diff-line[data-line][data-side] opening turn-diff-comment-text / turn-diff-comment-add, turn-diff-send-comments (the composer’s Submit), the revert as a turn (turn-request), the fake LLM request log, the session’s Changes view (session-changes-button, session-changes-file[data-path][data-status] with -turns, -net, -open, -diff, -close)',
     run: true,
   },
+  'split-panes': {
+    needs:
+      'header (pane-split), panes (session-pane[data-session-id], pane-bar, pane-close) each with its own composer and transcript, sidebar (session-beside), the layout saved and restored (app.SaveLayout, Startup.layout)',
+    run: true,
+  },
 }
 
 /** The scenarios to run: E2E_SCENARIOS (comma list, or "all"), else those with run: true. */

@@ -3,7 +3,7 @@
 // browser (vite dev) never load Wails code paths by accident.
 import * as Go from '../../wailsjs/go/app/App'
 import { app as models } from '../../wailsjs/go/models'
-import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime'
 import type {
   GoalView,
   Resource,
@@ -17,7 +17,9 @@ import type {
   Settings,
   SettingsInput,
   SlashCommand,
+  Layout,
   Startup,
+  UpdateNotice,
   Status,
   Stopped,
   SubmitResult,
@@ -32,7 +34,7 @@ import type { FileChange, RevertOutcome, SessionChanges, TurnDiff, UndoOutcome }
 
 /** The Wails event carrying batches of engine events (app.EventsName). */
 export const EVENTS = 'vis:events'
-/** Emitted with the absolute paths of files dropped on the window (app.DropName). */
+/** Emitted with the absolute paths of files dropped on the window and the point (app.DropName, app.Drop). */
 export const DROP = 'vis:drop'
 /** Emitted when a second launch hands over a folder (app.WorkspaceName). */
 export const WORKSPACE = 'vis:workspace'
@@ -71,6 +73,14 @@ export const api = {
   running: (sessionId: string): Promise<boolean> => call(() => Go.Running(sessionId)),
   pickWorkspace: (): Promise<string> => call(() => Go.PickWorkspace()),
   setWorkspace: (dir: string): Promise<string> => call(() => Go.SetWorkspace(dir)),
+  /** A newer release, when config.yml's updates.check_url names one (app.CheckForUpdate); null otherwise. */
+  checkForUpdate: (): Promise<UpdateNotice | null> => call(() => Go.CheckForUpdate()) as Promise<UpdateNotice | null>,
+  /** Opens an http(s) address in the person's browser. */
+  openURL: (url: string): void => {
+    if (/^https?:\/\//.test(url)) BrowserOpenURL(url)
+  },
+  /** Remembers the window's panes for the next launch (app.SaveLayout). */
+  saveLayout: (l: Layout): Promise<void> => call(() => Go.SaveLayout(l as never)),
   recentFolders: (): Promise<string[]> => call(() => Go.RecentFolders()),
   /**
    * Hands the engine an input: it runs it now, queues it behind the running
@@ -195,10 +205,27 @@ export function onEvents(cb: (batch: EngineEvent[]) => void): () => void {
   return EventsOn(EVENTS, (batch: EngineEvent[]) => cb(Array.isArray(batch) ? batch : []))
 }
 
-/** Subscribes to files dropped on the window (absolute paths). */
-export function onDrop(cb: (paths: string[]) => void): () => void {
+/** Files dropped on the window: their absolute paths and where (CSS pixels in the page). */
+export interface Dropped {
+  paths: string[]
+  x: number
+  y: number
+}
+
+/** Reads app.Drop; a missing point is -1, -1 (the active pane takes the files). */
+export function droppedOf(data: unknown): Dropped {
+  const d = (data ?? {}) as Partial<Dropped>
+  return {
+    paths: Array.isArray(d.paths) ? d.paths.map(String) : [],
+    x: typeof d.x === 'number' ? d.x : -1,
+    y: typeof d.y === 'number' ? d.y : -1,
+  }
+}
+
+/** Subscribes to files dropped on the window. */
+export function onDrop(cb: (d: Dropped) => void): () => void {
   if (!inWindow()) return () => {}
-  return EventsOn(DROP, (paths: string[]) => cb(Array.isArray(paths) ? paths.map(String) : []))
+  return EventsOn(DROP, (data: unknown) => cb(droppedOf(data)))
 }
 
 /** Subscribes to "open this session" (a clicked desktop notification). */

@@ -222,4 +222,26 @@ describe('DraftStore', () => {
     off()
     expect(s.get('a').text).toBe('refused\n\nlive text')
   })
+
+  it('keeps one holder per pane: each key goes to the composer that shows it', () => {
+    const s = new DraftStore(null)
+    let left = draft('left pane')
+    let right = draft('right pane')
+    const offLeft = s.hold({ key: () => 'a', get: () => left, set: (d) => (left = d) })
+    const offRight = s.hold({ key: () => 'b', get: () => right, set: (d) => (right = d) })
+    expect(s.get('a').text).toBe('left pane')
+    expect(s.get('b').text).toBe('right pane')
+    s.update('b', (d) => ({ ...d, text: 'queued back' }))
+    expect(right.text).toBe('queued back')
+    expect(left.text).toBe('left pane')
+    // A new session's key renamed to its id still reaches the pane that shows it.
+    s.rename('b', 'sess-2')
+    expect(s.get('sess-2').text).toBe('queued back')
+    offRight()
+    s.put('b', draft('stored'))
+    expect(s.get('sess-2').text).toBe('queued back')
+    offLeft()
+    // Let go without a stash: what the left pane held was never stored.
+    expect(s.get('a').text).toBe('')
+  })
 })

@@ -167,7 +167,8 @@ export class DraftStore {
   private renamed = new Map<string, string>()
   /** Keys of deleted sessions: a late stash must not bring them back. */
   private deleted = new Set<string>()
-  private holder: Holder | null = null
+  /** The composers' live states (one per pane). */
+  private holders = new Set<Holder>()
   private timer: ReturnType<typeof setTimeout> | null = null
   private readonly storage: KeyValue | null
   private readonly max: number
@@ -191,7 +192,8 @@ export class DraftStore {
 
   /** The draft of key (an empty one when there is none); the caller may keep it. */
   get(key: string): Draft {
-    if (this.holds(key)) return this.holder!.get()
+    const h = this.holderOf(key)
+    if (h) return h.get()
     const d = this.drafts.get(key)
     return d ? { ...d, images: [...d.images] } : emptyDraft()
   }
@@ -209,19 +211,19 @@ export class DraftStore {
   /** Changes key's draft with f (the holder's live state when it shows key); returns the new draft. */
   update(key: string, f: (d: Draft) => Draft): Draft {
     const d = f(this.get(key))
-    if (this.holds(key)) this.holder!.set(d)
+    this.holderOf(key)?.set(d)
     this.set(key, d)
     return d
   }
 
   /**
-   * Makes h the live state of the key it shows (the composer); returns the
-   * function that lets go.
+   * Makes h the live state of the key it shows (a composer; each pane's
+   * composer holds its own); returns the function that lets go.
    */
   hold(h: Holder): () => void {
-    this.holder = h
+    this.holders.add(h)
     return () => {
-      if (this.holder === h) this.holder = null
+      this.holders.delete(h)
     }
   }
 
@@ -293,8 +295,9 @@ export class DraftStore {
     this.timer = setTimeout(() => this.flush(), this.delayMs)
   }
 
-  private holds(key: string): boolean {
-    return !!this.holder && this.resolve(this.holder.key()) === key
+  private holderOf(key: string): Holder | undefined {
+    for (const h of this.holders) if (this.resolve(h.key()) === key) return h
+    return undefined
   }
 }
 

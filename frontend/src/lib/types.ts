@@ -171,6 +171,39 @@ export interface Startup {
   recent: string[]
   home: string
   version: string
+  /** The panes open at the last quit; absent on a first start. */
+  layout?: Layout
+}
+
+/** A newer release than the running one (app.UpdateNotice). */
+export interface UpdateNotice {
+  version: string
+  /** Where to get it; "" when the feed named no http(s) address. */
+  url: string
+  notes: string
+  current: string
+}
+
+/** The window's panes side by side (app.Layout), remembered between launches. */
+export interface Layout {
+  /** Left to right; a pane without a session shows a new session's composer in its folder. */
+  panes: PaneState[]
+  /** The pane the header, the sidebar and a clicked notification act on. */
+  active: number
+}
+
+/** One pane of the layout (app.Pane). */
+export interface PaneState {
+  session_id: string
+  workspace: string
+}
+
+/** What the window keeps of a pane: its layout entry and what the header and Settings show of it. */
+export interface PaneInfo extends PaneState {
+  title: string
+  status: Status | null
+  /** The prompt inspector has something to show. */
+  canInspect: boolean
 }
 
 // ---- window chrome (sidebar, composer, footer, settings, inspector) ----

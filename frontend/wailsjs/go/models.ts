@@ -1,5 +1,51 @@
 export namespace app {
 	
+	export class Layout {
+	    panes: Pane[];
+	    active: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Layout(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.panes = this.convertValues(source["panes"], Pane);
+	        this.active = source["active"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Pane {
+	    session_id: string;
+	    workspace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Pane(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.workspace = source["workspace"];
+	    }
+	}
 	export class Tool {
 	    name: string;
 	    args: string;
@@ -197,6 +243,25 @@ export namespace app {
 	        this.sent = source["sent"];
 	    }
 	}
+	export class UpdateNotice {
+	    version: string;
+	    url: string;
+	    notes: string;
+	    current: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new UpdateNotice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.url = source["url"];
+	        this.notes = source["notes"];
+	        this.current = source["current"];
+	    }
+	}
+	
 	export class Usage {
 	    input_tokens: number;
 	    output_tokens: number;

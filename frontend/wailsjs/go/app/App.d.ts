@@ -8,6 +8,8 @@ export function AnswerApproval(arg1:string,arg2:string,arg3:boolean):Promise<voi
 
 export function CallOutput(arg1:string,arg2:number,arg3:number,arg4:number,arg5:number):Promise<app.OutputPage>;
 
+export function CheckForUpdate():Promise<app.UpdateNotice>;
+
 export function CheckImages(arg1:string,arg2:string,arg3:Array<app.ImageInput>):Promise<Array<app.ImageVerdict>>;
 
 export function DeleteSession(arg1:string):Promise<void>;
@@ -61,6 +63,8 @@ export function RestartResource(arg1:string,arg2:string):Promise<void>;
 export function RevertChange(arg1:string,arg2:number,arg3:string,arg4:number,arg5:string):Promise<app.RevertOutcome>;
 
 export function Running(arg1:string):Promise<boolean>;
+
+export function SaveLayout(arg1:app.Layout):Promise<void>;
 
 export function SaveMCPServer(arg1:string,arg2:any):Promise<any>;
 

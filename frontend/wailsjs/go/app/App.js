@@ -10,6 +10,10 @@ export function CallOutput(arg1, arg2, arg3, arg4, arg5) {
   return window['go']['app']['App']['CallOutput'](arg1, arg2, arg3, arg4, arg5);
 }
 
+export function CheckForUpdate() {
+  return window['go']['app']['App']['CheckForUpdate']();
+}
+
 export function CheckImages(arg1, arg2, arg3) {
   return window['go']['app']['App']['CheckImages'](arg1, arg2, arg3);
 }
@@ -116,6 +120,10 @@ export function RevertChange(arg1, arg2, arg3, arg4, arg5) {
 
 export function Running(arg1) {
   return window['go']['app']['App']['Running'](arg1);
+}
+
+export function SaveLayout(arg1) {
+  return window['go']['app']['App']['SaveLayout'](arg1);
 }
 
 export function SaveMCPServer(arg1, arg2) {
