@@ -4,6 +4,7 @@ import OutputBlock from './OutputBlock.svelte'
 import { cleanup, one, render } from './testkit'
 import { clipMarker, locatorOf, type OutputLocator } from '../lib/fulloutput'
 import { fromSnapshot } from '../lib/transcript'
+import { BridgeError } from '../lib/errorText'
 import type { OutputPage, Transcript } from '../lib/types'
 
 afterEach(() => {
@@ -75,7 +76,8 @@ describe('OutputBlock', () => {
     const all = lines(1, 20)
     let saved = false
     const load = async (_: OutputLocator, offset: number): Promise<OutputPage> => {
-      if (!saved) throw new Error('output: output of s t2/i3 call 1: not found')
+      // What the bridge makes of the engine's answer before the iteration is saved (app.Error, code not_found).
+      if (!saved) throw new BridgeError({ code: 'not_found', message: 'output: output of s t2/i3 call 1: not found' })
       return { text: all.slice(offset), offset, next: all.length, kept_bytes: all.length, total_bytes: all.length, done: true }
     }
     vi.useFakeTimers()
