@@ -57,7 +57,7 @@ func TestLongSessionFoldsProgramsAndKeepsEveryAnswer(t *testing.T) {
 	ws := t.TempDir()
 	ch, stop := e.Events().Subscribe(1 << 14)
 	defer stop()
-	const turns, programs = 7, 30
+	const turns, programs = 6, 20
 	answer := func(n int) string { return fmt.Sprintf("Answer %d. %s.", n, strings.Repeat("kept ", 60)) }
 	id := ""
 	for n := 1; n <= turns; n++ {
@@ -92,7 +92,7 @@ func TestLongSessionFoldsProgramsAndKeepsEveryAnswer(t *testing.T) {
 	// still there.
 	last := recapOf(reqs[(turns-1)*(programs+1)])
 	if !strings.Contains(last, "# ── turn 1 ──\nuser asked:\nquestion 1\nyou ran:\n"+prompt.ProgramsFoldedLine(programs)+"\nyou answered:\n") ||
-		!strings.Contains(last, "turn 6 program 30") {
+		!strings.Contains(last, fmt.Sprintf("turn %d program %d ", turns-1, programs)) {
 		t.Fatalf("the last turn's first recap does not fold the oldest programs first:\n%s", last)
 	}
 	// One banner when folding starts; every folded turn has its marker.
