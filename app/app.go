@@ -228,8 +228,13 @@ func (a *App) dispatch(op, sessionID, workspace string, in backend.Input) (Submi
 // SlashCommands lists the commands the composer offers after "/": the
 // built-ins, then the person's prompt files (home, and the current
 // workspace's once trusted).
-func (a *App) SlashCommands() []SlashCommand {
-	in := a.eng.SlashCommandsIn(a.workspace)
+func (a *App) SlashCommands(workspace string) []SlashCommand {
+	if workspace == "" {
+		a.mu.Lock()
+		workspace = a.workspace
+		a.mu.Unlock()
+	}
+	in := a.eng.SlashCommandsIn(workspace)
 	out := make([]SlashCommand, 0, len(in))
 	for _, c := range in {
 		out = append(out, SlashCommand{Name: c.Name, Usage: c.Usage, Summary: c.Summary, Source: c.Source, Path: c.Path})

@@ -202,6 +202,16 @@ cat >"$tmp/script.json" <<'EOF'
   {
     "content": ["Wrote notes.txt."],
     "usage": {"input_tokens": 21000, "output_tokens": 5}
+  },
+  {
+    "content": ["The left ", "pane's ", "answer ", "streams ", "slowly ", "so ", "that ", "the ", "right ", "pane ", "can ", "start ", "its ", "own ", "turn ", "while ", "this ", "one ", "is ", "still ", "arriving ", "word ", "by ", "word ", "in ", "the ", "real ", "window ", "under ", "Xvfb ", "until ", "it ", "ends ", "here."],
+    "usage": {"input_tokens": 21100, "output_tokens": 34},
+    "delay": "300ms"
+  },
+  {
+    "content": ["The right ", "pane's ", "answer ", "arrives ", "beside ", "the ", "left ", "one."],
+    "usage": {"input_tokens": 21200, "output_tokens": 8},
+    "delay": "80ms"
   }
 ]
 EOF
@@ -212,7 +222,8 @@ go build -o "$tmp/fakellm" ./backend/provider/providertest/fakellm
 llm_pid=$!
 base_url=""
 for _ in $(seq 1 100); do
-  base_url=$(awk '/^listening /{print $2; exit}' "$out/fakellm.log")
+  # The log may not exist yet (the background shell opens it): not an error.
+  base_url=$(awk '/^listening /{print $2; exit}' "$out/fakellm.log" 2>/dev/null || true)
   [ -n "$base_url" ] && break
   kill -0 "$llm_pid" 2>/dev/null || die "fakellm exited: $(cat "$out/fakellm.log")"
   sleep 0.1
@@ -1083,8 +1094,69 @@ deselect
 stable "$out/checkpoint-undone.png"
 log "the turn's card said 1 file changed, its diff named notes.txt, and Undo turn removed the file (turn 2, channel undo)"
 
+# --- 16. two sessions side by side, streaming at the same time ---
+# A slow turn starts in the open pane; Ctrl+\ opens a second pane beside it
+# (a new session, its composer focused), where a second request starts a
+# second session while the first still streams: both turns run at once
+# (read through the CLI), each pane shows its own answer, each request
+# reached the model alone, and after a restart both panes come back.
+click 221 73 # New session in the (only) pane
+click $(( w / 2 + 130 )) $(( h - 110 ))
+xdotool type --delay 15 'Left long request'
+xdotool key Return
+lsid=""
+deadline=$(( $(date +%s) + wait_turn ))
+while [ -z "$lsid" ] || [ "$lsid" = "$csid" ]; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the left request started no session"
+  lsid=$(vis sessions --json | json 'd[0].id')
+  sleep 0.3
+done
+known=$(vis sessions --json | json 'd.map(x => x.id).join(" ")')
+xdotool key ctrl+backslash
+sleep 1
+# The right pane's composer has the keyboard; a click there makes sure.
+click $(( 260 + (w - 260) * 3 / 4 )) $(( h - 110 ))
+xdotool type --delay 15 'Right request'
+xdotool key Return
+rsid=""
+both=0
+deadline=$(( $(date +%s) + wait_turn ))
+while :; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the right request: no second session running beside the first (left $(turn_of "$lsid" 1), right '$rsid')"
+  [ -n "$rsid" ] || rsid=$(vis sessions --json | json "(d.find(x => !'$known'.split(' ').includes(x.id)) || {}).id || ''")
+  if [ -n "$rsid" ]; then
+    l=$(turn_of "$lsid" 1)
+    r=$(turn_of "$rsid" 1)
+    case "$l/$r" in running\|*/running\|*) both=1; import -window "$wid" "$out/split-streaming.png" 2>/dev/null || true; break ;; done\|*/*) break ;; esac
+  fi
+  sleep 0.2
+done
+[ "$both" = 1 ] || die "the two sessions never ran at the same time (left '$l', right '$r')"
+got=$(wait_turn_end "$rsid" 1 "the right pane's turn")
+[ "$got" = "done|The right pane's answer arrives beside the left one." ] || die "the right pane's turn ended '$got'"
+got=$(wait_turn_end "$lsid" 1 "the left pane's turn")
+case "$got" in "done|The left pane's answer streams slowly"*) ;; *) die "the left pane's turn ended '$got'" ;; esac
+[ "$(vis show --json "$rsid" | json 'd.turns[0].request')" = 'Right request' ] || die "the right pane's request is not its session's turn 1"
+[ "$(vis show --json "$lsid" | json 'd.turns.length')" = 1 ] || die "the left session got more than its own turn"
+grep -F 'Right request' "$out/requests.jsonl" | grep -qF 'Left long request' && die "a request carried both panes' messages"
+deselect
+text_until "$out/split.txt" "both panes" "The left pane's answer streams slowly" "The right pane's answer arrives beside the left one."
+deselect
+stable "$out/split.png"
+layout=$(json 'JSON.stringify((d.layout || {}).panes || [])' <"$tmp/home/desktop/window.json")
+case "$layout" in *"$lsid"*"$rsid"*) ;; *) die "window.json does not remember the two panes: $layout" ;; esac
+stop_app
+start_app
+painted "$tmp/split-restart.png"
+text_until "$out/split-restart.txt" "both panes after a restart" "The left pane's answer streams slowly" "The right pane's answer arrives beside the left one."
+deselect
+stable "$out/split-restart.png"
+log "two panes streamed two sessions at once (left $lsid, right $rsid) and came back after a restart"
+
 # Nothing the page threw reached its error log (the app-error banner's twin).
 flog="$tmp/home/desktop/logs/frontend.log"
 [ ! -s "$flog" ] || die "the page logged uncaught errors: $(head -c 800 "$flog")"
 
-log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png, $out/sandbox-question.png, $out/sandbox-asked.png, $out/notified.png, $out/checkpoint-diff.png, $out/checkpoint-undone.png"
+log "ok in $(( $(date +%s) - t0 ))s: $out/turn.png, $out/reopened.png, $out/restart.png, $out/dropped.png, $out/dropped-text.png, $out/pasted.png, $out/goal-running.png, $out/goal-paused.png, $out/goal-done.png, $out/long-shown.png, $out/full-output.png, $out/live-tool.png, $out/sandbox-refused.png, $out/sandbox-approved.png, $out/sandbox-question.png, $out/sandbox-asked.png, $out/notified.png, $out/checkpoint-diff.png, $out/checkpoint-undone.png, $out/split-streaming.png, $out/split.png, $out/split-restart.png"

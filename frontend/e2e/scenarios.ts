@@ -129,8 +129,8 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
   },
   'user-extensions': {
     needs:
-      'composer (slash-menu, slash-item) listing $VIS_HOME/prompts, transcript (turn-request showing the expanded prompt), settings (settings-mcp: mcp-add, mcp-name, mcp-command, mcp-test, mcp-verdict[data-ok], mcp-save, mcp-server[data-name], mcp-remove; user-prompt, user-skill). Written but not run yet: this machine’s frontend/node_modules has neither playwright-core nor vite; enable once E2E_SCENARIOS=user-extensions scripts/e2e.sh passes',
-    run: false,
+      'composer (slash-menu, slash-item) listing $VIS_HOME/prompts, transcript (turn-request showing the expanded prompt), settings (settings-mcp: mcp-add, mcp-name, mcp-command, mcp-test, mcp-verdict[data-ok], mcp-save, mcp-server[data-name], mcp-remove; user-prompt, user-skill)',
+    run: true,
   },
   'review-in-place': {
     needs:

@@ -110,7 +110,8 @@ export const api = {
   removeQueued: (sessionId: string, id: number): Promise<void> => call(() => Go.RemoveQueued(sessionId, id)),
   /** Sends a held queue (left by a Vis that quit). */
   sendQueued: (sessionId: string): Promise<void> => call(() => Go.SendQueued(sessionId)),
-  slashCommands: (): Promise<SlashCommand[]> => call(() => Go.SlashCommands()),
+  /** The / menu of a pane's folder: the built-ins, then the person's prompt files there ("" = the window's folder). */
+  slashCommands: (workspace: string): Promise<SlashCommand[]> => call(() => Go.SlashCommands(workspace)),
   /** Settings' MCP servers, prompt files and skills (app/extensions.go), in the window's workspace. */
   mcpServers: (): Promise<MCPSettings> => call(() => Go.MCPServers() as Promise<MCPSettings>),
   saveMCPServer: (oldName: string, s: MCPServer): Promise<MCPSettings> => call(() => Go.SaveMCPServer(oldName, s) as Promise<MCPSettings>),

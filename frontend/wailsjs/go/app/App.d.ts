@@ -90,7 +90,7 @@ export function SetWorkspace(arg1:string):Promise<string>;
 
 export function Settings():Promise<app.Settings>;
 
-export function SlashCommands():Promise<Array<app.SlashCommand>>;
+export function SlashCommands(arg1:string):Promise<Array<app.SlashCommand>>;
 
 export function Startup():Promise<app.Startup>;
 

@@ -174,8 +174,8 @@ export function Settings() {
   return window['go']['app']['App']['Settings']();
 }
 
-export function SlashCommands() {
-  return window['go']['app']['App']['SlashCommands']();
+export function SlashCommands(arg1) {
+  return window['go']['app']['App']['SlashCommands'](arg1);
 }
 
 export function Startup() {
