@@ -114,9 +114,9 @@ export const api = {
   slashCommands: (workspace: string): Promise<SlashCommand[]> => call(() => Go.SlashCommands(workspace)),
   /** Settings' MCP servers, prompt files and skills (app/extensions.go), in the window's workspace. */
   mcpServers: (): Promise<MCPSettings> => call(() => Go.MCPServers() as Promise<MCPSettings>),
-  saveMCPServer: (oldName: string, s: MCPServer): Promise<MCPSettings> => call(() => Go.SaveMCPServer(oldName, s) as Promise<MCPSettings>),
+  saveMCPServer: (oldName: string, s: MCPServer): Promise<MCPSettings> => call(() => Go.SaveMCPServer(oldName, s as never) as Promise<MCPSettings>),
   removeMCPServer: (name: string): Promise<MCPSettings> => call(() => Go.RemoveMCPServer(name) as Promise<MCPSettings>),
-  testMCPServer: (s: MCPServer): Promise<MCPTestResult> => call(() => Go.TestMCPServer(s) as Promise<MCPTestResult>),
+  testMCPServer: (s: MCPServer): Promise<MCPTestResult> => call(() => Go.TestMCPServer(s as never) as Promise<MCPTestResult>),
   userFiles: (): Promise<UserFiles> => call(() => Go.UserFiles() as Promise<UserFiles>),
   status: (sessionId: string, workspace: string): Promise<Status> =>
     call(() => Go.Status(sessionId, workspace) as Promise<Status>),

@@ -1,51 +1,5 @@
 export namespace app {
 	
-	export class Layout {
-	    panes: Pane[];
-	    active: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Layout(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.panes = this.convertValues(source["panes"], Pane);
-	        this.active = source["active"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Pane {
-	    session_id: string;
-	    workspace: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Pane(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session_id = source["session_id"];
-	        this.workspace = source["workspace"];
-	    }
-	}
 	export class Tool {
 	    name: string;
 	    args: string;
@@ -243,25 +197,6 @@ export namespace app {
 	        this.sent = source["sent"];
 	    }
 	}
-	export class UpdateNotice {
-	    version: string;
-	    url: string;
-	    notes: string;
-	    current: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new UpdateNotice(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.version = source["version"];
-	        this.url = source["url"];
-	        this.notes = source["notes"];
-	        this.current = source["current"];
-	    }
-	}
-	
 	export class Usage {
 	    input_tokens: number;
 	    output_tokens: number;
@@ -332,6 +267,52 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class Pane {
+	    session_id: string;
+	    workspace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Pane(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.workspace = source["workspace"];
+	    }
+	}
+	export class Layout {
+	    panes: Pane[];
+	    active: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Layout(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.panes = this.convertValues(source["panes"], Pane);
+	        this.active = source["active"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ModelInfo {
 	    name: string;
 	    tools: boolean;
@@ -374,6 +355,7 @@ export namespace app {
 	        this.done = source["done"];
 	    }
 	}
+	
 	export class Preset {
 	    id: string;
 	    label: string;
@@ -818,6 +800,8 @@ export namespace app {
 	    name: string;
 	    usage: string;
 	    summary: string;
+	    source?: string;
+	    path?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SlashCommand(source);
@@ -828,6 +812,8 @@ export namespace app {
 	        this.name = source["name"];
 	        this.usage = source["usage"];
 	        this.summary = source["summary"];
+	        this.source = source["source"];
+	        this.path = source["path"];
 	    }
 	}
 	export class Startup {
@@ -835,6 +821,7 @@ export namespace app {
 	    recent: string[];
 	    home: string;
 	    version: string;
+	    layout?: Layout;
 	
 	    static createFrom(source: any = {}) {
 	        return new Startup(source);
@@ -846,7 +833,26 @@ export namespace app {
 	        this.recent = source["recent"];
 	        this.home = source["home"];
 	        this.version = source["version"];
+	        this.layout = this.convertValues(source["layout"], Layout);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Status {
 	    provider: string;
@@ -1030,6 +1036,7 @@ export namespace app {
 	    iterations: Iteration[];
 	    images: TurnImage[];
 	    changes?: events.TurnChanges;
+	    context_fold?: events.ContextCompaction;
 	
 	    static createFrom(source: any = {}) {
 	        return new Turn(source);
@@ -1049,6 +1056,7 @@ export namespace app {
 	        this.iterations = this.convertValues(source["iterations"], Iteration);
 	        this.images = this.convertValues(source["images"], TurnImage);
 	        this.changes = this.convertValues(source["changes"], events.TurnChanges);
+	        this.context_fold = this.convertValues(source["context_fold"], events.ContextCompaction);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1143,6 +1151,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class UpdateNotice {
+	    version: string;
+	    url: string;
+	    notes: string;
+	    current: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new UpdateNotice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.url = source["url"];
+	        this.notes = source["notes"];
+	        this.current = source["current"];
+	    }
+	}
 	
 	export class Verdict {
 	    ok: boolean;
@@ -1165,6 +1191,147 @@ export namespace app {
 
 export namespace backend {
 	
+	export class MCPServerEntry {
+	    name: string;
+	    command?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    cwd?: string;
+	    url?: string;
+	    headers?: Record<string, string>;
+	    disabled?: boolean;
+	    from: string;
+	    editable: boolean;
+	    shadowed?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	        this.disabled = source["disabled"];
+	        this.from = source["from"];
+	        this.editable = source["editable"];
+	        this.shadowed = source["shadowed"];
+	    }
+	}
+	export class MCPSettingsView {
+	    file: string;
+	    servers: MCPServerEntry[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPSettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.servers = this.convertValues(source["servers"], MCPServerEntry);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPTool {
+	    name: string;
+	    description?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	    }
+	}
+	export class MCPTestResult {
+	    ok: boolean;
+	    message: string;
+	    tools: MCPTool[];
+	    log?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTestResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.message = source["message"];
+	        this.tools = this.convertValues(source["tools"], MCPTool);
+	        this.log = source["log"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class SessionFile {
+	    path: string;
+	    old_path?: string;
+	    status: string;
+	    turns: number[];
+	    added: number;
+	    deleted: number;
+	    binary?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.old_path = source["old_path"];
+	        this.status = source["status"];
+	        this.turns = source["turns"];
+	        this.added = source["added"];
+	        this.deleted = source["deleted"];
+	        this.binary = source["binary"];
+	    }
+	}
 	export class SessionChanges {
 	    session_id: string;
 	    files: SessionFile[];
@@ -1205,30 +1372,7 @@ export namespace backend {
 		    return a;
 		}
 	}
-	export class SessionFile {
-	    path: string;
-	    old_path?: string;
-	    status: string;
-	    turns: number[];
-	    added: number;
-	    deleted: number;
-	    binary?: boolean;
 	
-	    static createFrom(source: any = {}) {
-	        return new SessionFile(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.old_path = source["old_path"];
-	        this.status = source["status"];
-	        this.turns = source["turns"];
-	        this.added = source["added"];
-	        this.deleted = source["deleted"];
-	        this.binary = source["binary"];
-	    }
-	}
 	export class TurnDiff {
 	    session_id: string;
 	    turn: number;
@@ -1297,6 +1441,68 @@ export namespace backend {
 	        this.held = source["held"];
 	    }
 	}
+	export class UserFile {
+	    name: string;
+	    description: string;
+	    usage?: string;
+	    source: string;
+	    path: string;
+	    shadowed?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new UserFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.usage = source["usage"];
+	        this.source = source["source"];
+	        this.path = source["path"];
+	        this.shadowed = source["shadowed"];
+	    }
+	}
+	export class UserFilesView {
+	    prompts: UserFile[];
+	    skills: UserFile[];
+	    prompt_dirs: string[];
+	    skill_dirs: string[];
+	    project_held?: boolean;
+	    warnings?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UserFilesView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.prompts = this.convertValues(source["prompts"], UserFile);
+	        this.skills = this.convertValues(source["skills"], UserFile);
+	        this.prompt_dirs = source["prompt_dirs"];
+	        this.skill_dirs = source["skill_dirs"];
+	        this.project_held = source["project_held"];
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -1341,6 +1547,28 @@ export namespace checkpoint {
 
 export namespace events {
 	
+	export class ContextCompaction {
+	    outputs_dropped: number;
+	    programs_folded: number;
+	    outputs_clipped: number;
+	    turns_dropped: number;
+	    request_tokens: number;
+	    note: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextCompaction(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.outputs_dropped = source["outputs_dropped"];
+	        this.programs_folded = source["programs_folded"];
+	        this.outputs_clipped = source["outputs_clipped"];
+	        this.turns_dropped = source["turns_dropped"];
+	        this.request_tokens = source["request_tokens"];
+	        this.note = source["note"];
+	    }
+	}
 	export class TurnChanges {
 	    files: number;
 	    added: number;

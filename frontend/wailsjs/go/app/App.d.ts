@@ -30,7 +30,7 @@ export function ListSessions(arg1:string):Promise<Array<app.Session>>;
 
 export function LogFrontendError(arg1:string,arg2:string):Promise<void>;
 
-export function MCPServers():Promise<any>;
+export function MCPServers():Promise<backend.MCPSettingsView>;
 
 export function NewSession(arg1:string):Promise<app.Session>;
 
@@ -46,7 +46,7 @@ export function Queue(arg1:string):Promise<Array<app.QueuedInput>>;
 
 export function RecentFolders():Promise<Array<string>>;
 
-export function RemoveMCPServer(arg1:string):Promise<any>;
+export function RemoveMCPServer(arg1:string):Promise<backend.MCPSettingsView>;
 
 export function RemoveQueued(arg1:string,arg2:number):Promise<void>;
 
@@ -66,7 +66,7 @@ export function Running(arg1:string):Promise<boolean>;
 
 export function SaveLayout(arg1:app.Layout):Promise<void>;
 
-export function SaveMCPServer(arg1:string,arg2:any):Promise<any>;
+export function SaveMCPServer(arg1:string,arg2:backend.MCPServerEntry):Promise<backend.MCPSettingsView>;
 
 export function SaveSettings(arg1:app.SettingsInput):Promise<app.Settings>;
 
@@ -106,7 +106,7 @@ export function SubmitWithImages(arg1:string,arg2:string,arg3:string,arg4:Array<
 
 export function TestConnection(arg1:string,arg2:string,arg3:string):Promise<app.Verdict>;
 
-export function TestMCPServer(arg1:any):Promise<any>;
+export function TestMCPServer(arg1:backend.MCPServerEntry):Promise<backend.MCPTestResult>;
 
 export function TrustWorkspace(arg1:string):Promise<void>;
 
@@ -114,6 +114,6 @@ export function TurnDiff(arg1:string,arg2:number):Promise<backend.TurnDiff>;
 
 export function UndoTurn(arg1:string,arg2:number,arg3:string):Promise<app.UndoOutcome>;
 
-export function UserFiles():Promise<any>;
+export function UserFiles():Promise<backend.UserFilesView>;
 
 export function WindowFocused(arg1:boolean):Promise<void>;
