@@ -25,6 +25,10 @@ import (
 // What still differs: s.elems() and bytes are bytes, and the store side of
 // a subscript is Starlark's (strings are immutable either way).
 
+// Starlark's own x[i] and x[lo:hi:step], unexported: linked by name like
+// the method tables in pybuiltins.go, so they rely on the pinned
+// go.starlark.net; TestEnv and the sandbox's TestSubscriptErrors call both.
+//
 //go:linkname starlarkGetIndex go.starlark.net/starlark.getIndex
 func starlarkGetIndex(x, y starlark.Value) (starlark.Value, error)
 
