@@ -932,7 +932,9 @@ func setLiterals(toks []token) []token {
 		}
 		if isDict {
 			if text, ok := dictUnpacking(toks[i+1 : c]); ok {
-				nl := strings.Count(joinTokens(toks[i:c+1]), "\n")
+				// The literal's line breaks go after the call, less those its
+				// text keeps already (a nested {**...} rewritten before it).
+				nl := max(0, strings.Count(joinTokens(toks[i:c+1]), "\n")-strings.Count(text, "\n"))
 				atom := mk(tkAtom, text+strings.Repeat("\n", nl)+")", toks[i].line)
 				rest := append([]token{atom}, toks[c+1:]...)
 				toks = append(toks[:i:i], rest...)
@@ -1868,7 +1870,15 @@ func stripDefAnnotations(stmt []token) []token {
 				break
 			}
 		}
-		rest = rest[k:]
+		// The annotation goes, its line breaks stay (an unclosed bracket in
+		// it runs over the lines after it).
+		var kept []token
+		for _, t := range rest[:k] {
+			if t.kind == tkNL {
+				kept = append(kept, t)
+			}
+		}
+		rest = append(kept, rest[k:]...)
 	}
 	if !changed {
 		return nil

@@ -240,3 +240,18 @@ func FuzzPrepass(f *testing.F) {
 		}
 	})
 }
+
+// A {**...} literal inside another, over several lines: the inner one's
+// line breaks were counted twice when the outer one was rewritten (found by
+// FuzzPrepass; its input is in testdata/fuzz).
+func TestNestedDictUnpackKeepsLines(t *testing.T) {
+	for _, in := range []string{
+		"x = {**a, \"k\": {**b,\n\"y\": 1}}\nprint(x)",
+		"x = {**a,\n**{**b,\n\"y\": 1},\n}\nprint(x)",
+	} {
+		out, err := Rewrite(in)
+		if e := checkLines(in, out, err); e != nil {
+			t.Errorf("on %q: %v", in, e)
+		}
+	}
+}
