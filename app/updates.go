@@ -130,11 +130,9 @@ func parseVersion(s string) (version, bool) {
 }
 
 func (v version) less(w version) bool {
-	if v.n != w.n {
-		for i := range v.n {
-			if v.n[i] != w.n[i] {
-				return v.n[i] < w.n[i]
-			}
+	for i := range v.n {
+		if v.n[i] != w.n[i] {
+			return v.n[i] < w.n[i]
 		}
 	}
 	switch {
