@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/visdesktop/vis/app/notify"
@@ -45,8 +46,9 @@ type notifications struct {
 	byID     map[uint32]string // which session a notification is about
 	turnEnd  bool
 	input    bool
-	failed   bool // Notify failed once: said in the log, then silent
-	unfocus  bool // the window is not focused (WindowFocused)
+	failed   bool      // Notify failed once: said in the log, then silent
+	unfocus  bool      // the window is not focused (WindowFocused)
+	since    time.Time // when it lost the focus: what happened before stays silent
 	prefsSet bool
 }
 
@@ -57,6 +59,9 @@ func (a *App) WindowFocused(focused bool) {
 	a.notes.mu.Lock()
 	changed := a.notes.unfocus == focused
 	a.notes.unfocus = !focused
+	if changed && !focused {
+		a.notes.since = time.Now()
+	}
 	a.notes.mu.Unlock()
 	if changed && traceFocus {
 		a.opts.Logf("vis: window focused: %v", focused)
@@ -159,7 +164,9 @@ func (a *App) maybeNotify(ctx context.Context, n Notifier, e events.Event) {
 	if kind == "input" {
 		on = a.notes.input
 	}
-	if !on || !a.notes.unfocus || e.SessionID == "" {
+	// An event is handled a moment after it happened: one from before the
+	// window lost the focus happened while the person was looking.
+	if !on || !a.notes.unfocus || e.At.Before(a.notes.since) || e.SessionID == "" {
 		a.notes.mu.Unlock()
 		return
 	}

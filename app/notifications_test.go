@@ -175,3 +175,43 @@ func TestNotificationsWhenTheWindowIsNotFocused(t *testing.T) {
 		t.Errorf("the window was focused %d times; want 1", sh.focused)
 	}
 }
+
+// countingNotifier counts what would be shown.
+type countingNotifier struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingNotifier) Notify(context.Context, notify.Notification) (uint32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return uint32(c.n), nil
+}
+func (c *countingNotifier) Clicked() <-chan uint32 { return nil }
+func (c *countingNotifier) Close() error           { return nil }
+
+// A turn that ended while the window had the focus stays silent even when
+// its event is handled after the person switched away: the handler runs a
+// moment after the event, and the person saw the turn end.
+func TestATurnThatEndedWhileFocusedStaysSilent(t *testing.T) {
+	t.Parallel()
+	a := New(realEngine(t, providertest.New()), Options{Home: t.TempDir()})
+	a.notes.turnEnd, a.notes.prefsSet = true, true
+	a.notes.bySess, a.notes.byID = map[string]uint32{}, map[uint32]string{}
+	n := &countingNotifier{}
+	a.WindowFocused(true)
+	before := events.Event{SessionID: "s1", At: time.Now(), Data: events.TurnEnd{Status: "done", Answer: "ok"}}
+	time.Sleep(2 * time.Millisecond) // the clock moves on before the focus changes
+	a.WindowFocused(false)
+	a.maybeNotify(context.Background(), n, before)
+	if n.n != 0 {
+		t.Fatalf("a turn that ended while focused notified %d times", n.n)
+	}
+	after := before
+	after.At = time.Now()
+	a.maybeNotify(context.Background(), n, after)
+	if n.n != 1 {
+		t.Fatalf("a turn that ended after the focus left notified %d times, want 1", n.n)
+	}
+}
