@@ -43,23 +43,24 @@ import (
 	"github.com/visdesktop/vis/backend/workspace"
 )
 
-// The verbs.
+// The verbs are ext's (the keys of the packs' VerbOptions); the facade
+// names them again for its callers, who spell them langtools.VerbTest.
 const (
-	VerbFormat  = "format_code"
-	VerbLint    = "lint_code"
-	VerbTest    = "run_tests"
-	VerbEval    = "repl_eval"
-	VerbStart   = "repl_start"
-	VerbStatus  = "repl_status"
-	VerbStop    = "repl_stop"
-	VerbConnect = "repl_connect"
+	VerbFormat  = ext.VerbFormat
+	VerbLint    = ext.VerbLint
+	VerbTest    = ext.VerbTest
+	VerbEval    = ext.VerbEval
+	VerbStart   = ext.VerbStart
+	VerbStatus  = ext.VerbStatus
+	VerbStop    = ext.VerbStop
+	VerbConnect = ext.VerbConnect
 )
 
 // Verbs lists the facade verbs in the order doc() shows them.
-var Verbs = []string{VerbFormat, VerbLint, VerbTest, VerbEval, VerbStart, VerbStatus, VerbStop, VerbConnect}
+var Verbs = []string{ext.VerbFormat, ext.VerbLint, ext.VerbTest, ext.VerbEval, ext.VerbStart, ext.VerbStatus, ext.VerbStop, ext.VerbConnect}
 
 // capabilityVerbs are the verbs the capability data and matrix list.
-var capabilityVerbs = []string{VerbFormat, VerbLint, VerbTest, VerbEval, VerbStart}
+var capabilityVerbs = []string{ext.VerbFormat, ext.VerbLint, ext.VerbTest, ext.VerbEval, ext.VerbStart}
 
 // Error codes (Error.Code).
 const (
@@ -161,13 +162,13 @@ func (f *Facade) Env() ext.ToolEnv { return f.env }
 
 func supports(lt ext.LanguageTools, verb string) bool {
 	switch verb {
-	case VerbFormat:
+	case ext.VerbFormat:
 		return lt.Format != nil
-	case VerbLint:
+	case ext.VerbLint:
 		return lt.Lint != nil
-	case VerbTest:
+	case ext.VerbTest:
 		return lt.Test != nil
-	case VerbEval:
+	case ext.VerbEval:
 		return lt.Eval != nil
 	default:
 		return lt.Repl != nil
@@ -265,9 +266,9 @@ func (f *Facade) Fragment() (frag ext.Fragment, ok bool) {
 // gave.
 func (f *Facade) Call(ctx context.Context, verb string, args []any, kwargs map[string]any) (map[string]any, error) {
 	switch verb {
-	case VerbFormat, VerbLint, VerbTest, VerbEval:
+	case ext.VerbFormat, ext.VerbLint, ext.VerbTest, ext.VerbEval:
 		return f.callTool(ctx, verb, args, kwargs)
-	case VerbStart, VerbStatus, VerbStop, VerbConnect:
+	case ext.VerbStart, ext.VerbStatus, ext.VerbStop, ext.VerbConnect:
 		return f.callRepl(ctx, verb, args, kwargs)
 	}
 	return nil, refuse(CodeBadArgs, "", "unknown verb %q", verb)
@@ -285,19 +286,19 @@ type call struct {
 
 func example(verb string) string {
 	switch verb {
-	case VerbFormat:
+	case ext.VerbFormat:
 		return `format_code("python", {"paths": ["src"]}) or format_code(code="x=1", language="python")`
-	case VerbLint:
+	case ext.VerbLint:
 		return `lint_code("python", {"paths": ["src"]}) or lint_code(code="import os")`
-	case VerbTest:
+	case ext.VerbTest:
 		return `run_tests(), run_tests("tests/test_a.py") or run_tests("python", {"paths": ["tests/test_a.py::test_x"]})`
-	case VerbEval:
+	case ext.VerbEval:
 		return `repl_eval("python", {"code": "1 + 1"}) or repl_eval(code="1 + 1")`
-	case VerbStart:
+	case ext.VerbStart:
 		return `repl_start("python") or repl_start("python", {"cwd": "backend", "id": "scratch"})`
-	case VerbStatus:
+	case ext.VerbStatus:
 		return `repl_status(), repl_status("python") or repl_status("pyrepl:~/proj")`
-	case VerbStop:
+	case ext.VerbStop:
 		return `repl_stop("pyrepl:~/proj") or repl_stop("python", {"cwd": "backend"})`
 	default:
 		return `repl_connect("clojure", {"port": 7888})`
@@ -432,15 +433,15 @@ func (f *Facade) callTool(ctx context.Context, verb string, args []any, kwargs m
 	}
 	ec := f.extCall(c, h)
 	switch verb {
-	case VerbFormat:
+	case ext.VerbFormat:
 		r, err := h.lt.Format(ctx, f.env, ec)
 		if err != nil {
 			return nil, err
 		}
 		return r.Value(), nil
-	case VerbLint:
+	case ext.VerbLint:
 		return h.lt.Lint(ctx, f.env, ec)
-	case VerbEval:
+	case ext.VerbEval:
 		return h.lt.Eval(ctx, f.env, ec)
 	}
 	start := f.now()
@@ -466,16 +467,16 @@ func (f *Facade) normalize(c *call, opts map[string]any) error {
 		switch x := arg.(type) {
 		case string:
 			switch verb {
-			case VerbFormat, VerbLint, VerbEval:
+			case ext.VerbFormat, ext.VerbLint, ext.VerbEval:
 				if _, dup := opts["code"]; dup {
 					return badArgs(verb, "code given twice")
 				}
 				opts["code"] = x
-			case VerbTest:
+			case ext.VerbTest:
 				opts["paths"] = appendPaths(opts["paths"], x)
 			}
 		case []any:
-			if verb == VerbEval {
+			if verb == ext.VerbEval {
 				return badArgs(verb, "the argument must be code (a string) or an options dict")
 			}
 			if _, dup := opts["paths"]; dup {
@@ -524,16 +525,16 @@ func (f *Facade) normalize(c *call, opts map[string]any) error {
 		}
 		if strings.TrimSpace(s) == "" {
 			delete(opts, "code")
-		} else if len(paths) > 0 && (verb == VerbFormat || verb == VerbLint) {
+		} else if len(paths) > 0 && (verb == ext.VerbFormat || verb == ext.VerbLint) {
 			return refuse(CodeConflict, "pass code OR paths", "%s: code and path/paths are mutually exclusive; nothing was changed", verb)
 		}
 	}
-	if verb == VerbEval {
+	if verb == ext.VerbEval {
 		if _, ok := opts["code"]; !ok {
 			return badArgs(verb, "code is required")
 		}
 	}
-	if len(paths) > 0 || (hadPaths && verb == VerbTest) {
+	if len(paths) > 0 || (hadPaths && verb == ext.VerbTest) {
 		if len(paths) > 0 {
 			opts["paths"] = paths
 		}
@@ -544,7 +545,7 @@ func (f *Facade) normalize(c *call, opts map[string]any) error {
 	}
 	c.cwd, c.cwdSet = cwd, named
 	opts["cwd"] = cwd
-	if verb == VerbEval || verb == VerbTest || verb == VerbFormat || verb == VerbLint {
+	if verb == ext.VerbEval || verb == ext.VerbTest || verb == ext.VerbFormat || verb == ext.VerbLint {
 		id, err := oneID(verb, opts)
 		if err != nil {
 			return err
@@ -940,7 +941,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 		if !isStr {
 			return nil, badArgs(verb, "%s must be a string, got %T", k, v)
 		}
-		if verb != VerbStart && !f.isReplID(s) {
+		if verb != ext.VerbStart && !f.isReplID(s) {
 			if err := takeLanguage(verb, c, s); err != nil {
 				return nil, err
 			}
@@ -968,13 +969,13 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 		}
 	}
 
-	if c.id != "" && (verb == VerbStop || verb == VerbStatus) {
+	if c.id != "" && (verb == ext.VerbStop || verb == ext.VerbStatus) {
 		if err := checkOptions(c, nil); err != nil { // answered by id, without a pack
 			return nil, err
 		}
 	}
 	switch verb {
-	case VerbStop:
+	case ext.VerbStop:
 		if c.id != "" {
 			if f.env.Resources == nil {
 				return nil, refuse(CodeNoResources, "", "%s: no resource registry in this session", verb)
@@ -985,7 +986,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 			}
 			return map[string]any{"result": r.Result, "id": r.ID, "message": r.Message}, nil
 		}
-	case VerbStatus:
+	case ext.VerbStatus:
 		if c.id != "" {
 			out := map[string]any{"id": c.id, "status": "unknown", "resources": f.resourceList(ctx, "")}
 			for _, in := range out["resources"].([]any) {
@@ -1024,7 +1025,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 	if err := checkOptions(c, &h.lt); err != nil {
 		return nil, err
 	}
-	op := map[string]string{VerbStart: "start", VerbStop: "stop", VerbConnect: "connect"}[verb]
+	op := map[string]string{ext.VerbStart: "start", ext.VerbStop: "stop", ext.VerbConnect: "connect"}[verb]
 	return h.lt.Repl(ctx, f.env, op, f.extCall(c, h))
 }
 
@@ -1114,9 +1115,9 @@ func Builtins(current func() *Facade) []hostfn.Builtin {
 	for _, v := range Verbs {
 		params := []hostfn.Param{{Name: "language"}, {Name: "arg"}}
 		switch v {
-		case VerbStop, VerbStatus:
+		case ext.VerbStop, ext.VerbStatus:
 			params = []hostfn.Param{{Name: "id_or_language"}, {Name: "options"}}
-		case VerbStart, VerbConnect:
+		case ext.VerbStart, ext.VerbConnect:
 			params = []hostfn.Param{{Name: "language"}, {Name: "options"}}
 		}
 		out = append(out, hostfn.Builtin{

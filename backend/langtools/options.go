@@ -19,14 +19,14 @@ type facadeKey struct {
 // port, host, build). Everything else a call may carry is declared by the
 // chosen pack (ext.LanguageTools.Options) or refused.
 var facadeKeys = map[string][]facadeKey{
-	VerbFormat:  {{"code", ""}, {"paths", "path"}, {"cwd", "project"}},
-	VerbLint:    {{"code", ""}, {"paths", "path"}, {"cwd", "project"}},
-	VerbTest:    {{"paths", "path"}, {"cwd", "project"}},
-	VerbEval:    {{"code", ""}, {"cwd", "project"}, {"id", "repl_id"}},
-	VerbStart:   {{"cwd", "project"}, {"id", "repl_id"}},
-	VerbStatus:  {{"cwd", "project"}, {"id", "repl_id"}},
-	VerbStop:    {{"cwd", "project"}, {"id", "repl_id"}},
-	VerbConnect: {{"port", ""}, {"build", ""}, {"host", ""}, {"cwd", "project"}},
+	ext.VerbFormat:  {{"code", ""}, {"paths", "path"}, {"cwd", "project"}},
+	ext.VerbLint:    {{"code", ""}, {"paths", "path"}, {"cwd", "project"}},
+	ext.VerbTest:    {{"paths", "path"}, {"cwd", "project"}},
+	ext.VerbEval:    {{"code", ""}, {"cwd", "project"}, {"id", "repl_id"}},
+	ext.VerbStart:   {{"cwd", "project"}, {"id", "repl_id"}},
+	ext.VerbStatus:  {{"cwd", "project"}, {"id", "repl_id"}},
+	ext.VerbStop:    {{"cwd", "project"}, {"id", "repl_id"}},
+	ext.VerbConnect: {{"port", ""}, {"build", ""}, {"host", ""}, {"cwd", "project"}},
 }
 
 func facadeTakes(verb, key string) bool {
@@ -107,8 +107,8 @@ func checkOptions(c *call, lt *ext.LanguageTools) error {
 // the facade and of every declared pack (ext.DeclaredOptions), generated
 // from the declarations checkOptions reads.
 func verbDoc(verb string, packs []ext.PackOptions) string {
-	text := map[string]string{VerbFormat: docFormat, VerbLint: docLint, VerbTest: docTest, VerbEval: docEval,
-		VerbStart: docStart, VerbStatus: docStatus, VerbStop: docStop, VerbConnect: docConnect}[verb]
+	text := map[string]string{ext.VerbFormat: docFormat, ext.VerbLint: docLint, ext.VerbTest: docTest, ext.VerbEval: docEval,
+		ext.VerbStart: docStart, ext.VerbStatus: docStatus, ext.VerbStop: docStop, ext.VerbConnect: docConnect}[verb]
 	return text + "\n" + packOptionsDoc(verb, packs)
 }
 

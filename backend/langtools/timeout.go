@@ -5,12 +5,13 @@ import (
 	"math"
 	"time"
 
+	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 // timeoutVerbs are the verbs whose timeout_ms option is the call's own
 // time budget.
-var timeoutVerbs = map[string]bool{VerbFormat: true, VerbLint: true, VerbTest: true, VerbEval: true}
+var timeoutVerbs = map[string]bool{ext.VerbFormat: true, ext.VerbLint: true, ext.VerbTest: true, ext.VerbEval: true}
 
 // maxTimeoutMs bounds what is read as a budget (a Duration overflows past
 // ~292 years); any ceiling caps far below it.
