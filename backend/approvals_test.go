@@ -23,9 +23,7 @@ import (
 // A headless engine (CanAsk false) never asks, even with Ask set.
 func TestAskAtTheCall(t *testing.T) {
 	t.Parallel()
-	if s := confine.Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
+	confine.SkipWithoutLandlock(t)
 	ctx := context.Background()
 	home, ws, outside := sandboxDirs(t)
 	write := func(name string) providertest.Reply {

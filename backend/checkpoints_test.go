@@ -396,9 +396,7 @@ write("c.txt", "temp\n")`},
 // An approved re-run without the sandbox is checkpointed like any turn:
 // its turn says what it changed in the workspace and can be undone.
 func TestApprovedRerunIsCheckpointed(t *testing.T) {
-	if s := confine.Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
+	confine.SkipWithoutLandlock(t)
 	ctx := context.Background()
 	home, ws, outside := sandboxDirs(t)
 	code := fmt.Sprintf("r = shell('echo x >> inside.txt; echo hi > %s')\nprint('exit', r['exit_code'])", filepath.Join(outside, "out.txt"))

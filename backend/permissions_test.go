@@ -18,9 +18,7 @@ import (
 // mode; inside the workspace they work; the model is told the mode. With
 // the full-access override the same program escapes.
 func TestShellIsConfinedToTheWorkspace(t *testing.T) {
-	if s := confine.Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
+	confine.SkipWithoutLandlock(t)
 	for _, mode := range []confine.Mode{"", confine.Full} {
 		t.Run("mode="+string(mode), func(t *testing.T) {
 			root := t.TempDir()
@@ -75,9 +73,7 @@ print("env leaked" if 'sk-test-key' in r5['output'] else "env kept", session['en
 // A REPL the model starts does not see the key either, and is confined
 // like the shell.
 func TestREPLIsConfinedAndKeyless(t *testing.T) {
-	if s := confine.Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
+	confine.SkipWithoutLandlock(t)
 	root := t.TempDir()
 	home, ws, outside := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "outside")
 	for _, d := range []string{home, ws, outside} {

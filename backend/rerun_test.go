@@ -21,9 +21,7 @@ import (
 // own, and the file then exists. The next turn is confined again.
 func TestSessionModeAndApprovedRerun(t *testing.T) {
 	t.Parallel()
-	if s := confine.Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
+	confine.SkipWithoutLandlock(t)
 	ctx := context.Background()
 	home, ws, outside := sandboxDirs(t)
 	escape := filepath.Join(outside, "escape.txt")

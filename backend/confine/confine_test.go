@@ -18,13 +18,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func needLandlock(t *testing.T) {
-	t.Helper()
-	if s := Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
-}
-
 // run runs a shell line confined by p and returns its combined output and
 // whether it exited 0.
 func run(t *testing.T, p Policy, script string) (string, bool) {
@@ -65,7 +58,7 @@ func (w world) policy(m Mode) Policy {
 }
 
 func TestWorkspaceModeWritesOnlyInsideAndReadsNoSecret(t *testing.T) {
-	needLandlock(t)
+	SkipWithoutLandlock(t)
 	t.Parallel()
 	w := newWorld(t)
 	p := w.policy(Workspace)
@@ -100,7 +93,7 @@ func TestWorkspaceModeWritesOnlyInsideAndReadsNoSecret(t *testing.T) {
 }
 
 func TestReadOnlyModeWritesNothing(t *testing.T) {
-	needLandlock(t)
+	SkipWithoutLandlock(t)
 	t.Parallel()
 	w := newWorld(t)
 	out, ok := run(t, w.policy(ReadOnly), "cat "+w.ws+"/main.go >/dev/null && echo x > "+w.ws+"/new.txt")
@@ -113,7 +106,7 @@ func TestReadOnlyModeWritesNothing(t *testing.T) {
 }
 
 func TestNetworkOffRefusesTCP(t *testing.T) {
-	needLandlock(t)
+	SkipWithoutLandlock(t)
 	if !Status().Network {
 		t.Skip("this kernel's Landlock cannot restrict TCP (ABI < 4)")
 	}

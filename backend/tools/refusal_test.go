@@ -12,9 +12,7 @@ import (
 // confined ones, not full mode, and in workspace mode not a refusal that
 // names a path inside the workspace.
 func TestSandboxRefusal(t *testing.T) {
-	if s := confine.Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
+	confine.SkipWithoutLandlock(t)
 	ws := "/w/proj"
 	denied := "bash: line 1: /home/u/x.txt: Permission denied\n"
 	tests := []struct {

@@ -221,9 +221,7 @@ func TestOneTurnRun(t *testing.T) {
 // the project but not outside it. Without HelperMain in cmd/vis the command
 // would run unwrapped and the write outside would succeed.
 func TestConfinedShellInWorkspaceMode(t *testing.T) {
-	if s := confine.Status(); s.ABI == 0 {
-		t.Skip("no Landlock here: " + s.Why)
-	}
+	confine.SkipWithoutLandlock(t)
 	outside := t.TempDir()
 	prog := "a = shell('echo in > inside.txt')\nb = shell('echo out > " + outside + "/escape.txt')\nprint('exits', a['exit_code'], b['exit_code'])"
 	llm := providertest.New(providertest.Reply{Code: prog}, providertest.Reply{Content: []string{"done"}})
