@@ -82,11 +82,11 @@ func TestOverflowDropsSettledOutputsAndCompletes(t *testing.T) {
 		t.Fatalf("tool results %q", results)
 	}
 	// The first result keeps its delta lines (the turn's first); the
-	// second had none (nothing the model needs moved), so its printed
-	// newline counts.
+	// second had none (nothing the model needs moved). The count is the
+	// result's characters without print's last newline.
 	for i, want := range []string{
 		"# t1/i1\n# ⋯ output dropped to fit the context window (4,000 chars) — re-run a narrower program if you need it again\n\nsession[",
-		"# t1/i2\n# ⋯ output dropped to fit the context window (4,001 chars) — re-run a narrower program if you need it again",
+		"# t1/i2\n# ⋯ output dropped to fit the context window (4,000 chars) — re-run a narrower program if you need it again",
 	} {
 		c := string(rune('A' + i))
 		if !strings.HasPrefix(results[i], want) || strings.Contains(results[i], c+c) || (i == 1 && results[i] != want) {
@@ -419,7 +419,7 @@ func TestKnownWindowCompactsBeforeSending(t *testing.T) {
 		t.Fatalf("result %+v, %d refused", res, r.llm.Refused())
 	}
 	last := r.llm.Requests()[4].Messages
-	if c := fmt.Sprint(last[3]["content"]); !strings.Contains(c, "# ⋯ output dropped to fit the context window (2,001 chars)") {
+	if c := fmt.Sprint(last[3]["content"]); !strings.Contains(c, "# ⋯ output dropped to fit the context window (2,000 chars)") {
 		t.Errorf("first output not dropped: %.200q", c)
 	}
 }

@@ -223,7 +223,7 @@ func TestCacheHitRate(t *testing.T) {
 		t.Errorf("result 1 lacks the utilization:\n%s", got)
 	}
 	for i, want := range []string{"0 1", "45 2", "70 3"} {
-		if got := lastContent(reqs[i+1], 1)[0]; !strings.Contains(got, fmt.Sprintf("# t1/i%d\n%s\n", i+1, want)) {
+		if got := lastContent(reqs[i+1], 1)[0]; !strings.Contains(got+"\n", fmt.Sprintf("# t1/i%d\n%s\n", i+1, want)) {
 			t.Errorf("program %d printed no %q:\n%s", i+1, want, got)
 		}
 	}

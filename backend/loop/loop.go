@@ -709,6 +709,11 @@ func (tr *turnRun) execute(it *store.Iteration, progs []program) ([]string, bool
 				rec.Tools = append(rec.Tools, events.ToolCall(tc))
 			}
 		}
+		// print's last newline tells the model nothing: the result ends
+		// where the output does (2 request bytes an iteration, issue 17).
+		if len(body) > 1 {
+			body = strings.TrimSuffix(body, "\n")
+		}
 		results[i] = header + "\n" + body
 		records = append(records, rec)
 	}

@@ -168,7 +168,7 @@ func TestParallelCallsGetOneResultEach(t *testing.T) {
 	if a["role"] != "tool" || b["role"] != "tool" || a["tool_call_id"] == b["tool_call_id"] {
 		t.Fatalf("tool messages = %v / %v", a, b)
 	}
-	if !strings.Contains(fmt.Sprint(a["content"]), "a\n") || !strings.Contains(fmt.Sprint(b["content"]), "b\n") || strings.Contains(fmt.Sprint(b["content"]), "a\n") {
+	if ac, bc := fmt.Sprint(a["content"]), fmt.Sprint(b["content"]); !strings.Contains(ac, "(call 1 of 2)\na\n") || bc != "# t1/i1 (call 2 of 2)\nb" {
 		t.Fatalf("outputs crossed: %v / %v", a["content"], b["content"])
 	}
 }

@@ -861,6 +861,12 @@ func toValue(v any) (starlark.Value, error) {
 		return starlark.NewList(out), nil
 	case map[string]any:
 		return toStarlark(x)
+	case hostfn.Printed:
+		d, err := toStarlark(x.Fields)
+		if err != nil {
+			return nil, err
+		}
+		return pylib.NewTextDict(d, x.Show), nil
 	case map[string]string:
 		d := starlark.NewDict(len(x))
 		for _, k := range sortedKeys(x) {

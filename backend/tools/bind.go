@@ -198,7 +198,7 @@ func (s *Set) callCat(ctx context.Context, m map[string]any) (any, error) {
 	if r.Note != "" {
 		out["note"] = r.Note
 	}
-	return out, nil
+	return hostfn.Printed{Fields: out, Show: []string{"text", "note"}}, nil
 }
 
 func (s *Set) callGrep(ctx context.Context, m map[string]any) (any, error) {

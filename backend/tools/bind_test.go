@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/visdesktop/vis/backend/sandbox/hostfn"
 )
 
 func call(t *testing.T, s *Set, name string, args map[string]any) (any, error) {
@@ -58,7 +60,7 @@ func TestBindingsContract(t *testing.T) {
 }
 
 // TestBindingsResults: results are plain data with string keys, ints as
-// int64, lists as []any.
+// int64, lists as []any; cat's dict prints as its text and note.
 func TestBindingsResults(t *testing.T) {
 	s, _ := newSet(t, map[string]string{"a.txt": "one\ntwo\n", "d/b.go": "package b\n"})
 	cases := []struct {
@@ -68,8 +70,8 @@ func TestBindingsResults(t *testing.T) {
 	}{
 		{"ls", map[string]any{"path": "d"}, map[string]any{"path": "d", "truncated": false,
 			"entries": []any{map[string]any{"name": "b.go", "type": "file", "size": int64(10)}}}},
-		{"cat", map[string]any{"path": "a.txt", "start": int64(2), "end": nil}, map[string]any{"path": "a.txt",
-			"start": int64(2), "end": int64(2), "total_lines": int64(2), "remaining": int64(0), "text": "2|two"}},
+		{"cat", map[string]any{"path": "a.txt", "start": int64(2), "end": nil}, hostfn.Printed{Fields: map[string]any{"path": "a.txt",
+			"start": int64(2), "end": int64(2), "total_lines": int64(2), "remaining": int64(0), "text": "2|two"}, Show: []string{"text", "note"}}},
 		{"grep", map[string]any{"pattern": "two|package", "ignore_case": true}, map[string]any{"count": int64(2), "truncated": false,
 			"matches": []any{
 				map[string]any{"path": "a.txt", "line": int64(2), "text": "two"},

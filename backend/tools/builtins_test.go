@@ -29,7 +29,7 @@ func TestBuiltinsAdapter(t *testing.T) {
 		t.Fatalf("failure: %T %v, want *hostfn.ToolError with a hint", err, err)
 	}
 	v, err := bs[1].Fn(context.Background(), map[string]any{"path": "a.txt"})
-	if err != nil || v.(map[string]any)["text"] != "1|x" {
+	if err != nil || v.(hostfn.Printed).Fields["text"] != "1|x" {
 		t.Fatalf("cat via builtin: %v, %v", v, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

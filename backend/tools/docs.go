@@ -18,12 +18,13 @@ const docCat = `cat(path, start=1, end=None) -> dict: read numbered lines start.
 
 Returns {"path": str, "start": int, "end": int, "total_lines": int, "remaining": int, "text": str}
 plus "note": str when lines remain after end (it says how to continue) or the file is empty.
+print(cat(...)) prints the text, then the note if there is one; the fields are the dict's.
 - text holds one line per file line, formatted "%*d|%s": the line number (right-aligned to the width of the last one shown), "|", then the line exactly as in the file: "7|func main() {". The prefix is not part of the file: never copy it into patch(old=...).
 - end=None reads to the end of the file, but one call shows at most 2000 lines; "remaining" counts the lines after end. Continue with cat(path, start=end+1).
 - Lines longer than 2000 bytes are shown truncated with a marker.
 - Remembers the file's content, so patch(path, start=, end=) may then edit by these line numbers.
 Fails: missing file, a directory, a binary file (contains NUL bytes: use shell("file path")), a file over 10 MiB (use grep or shell("sed -n '1,100p' path")), start < 1, start past the last line, end < start.
-Example: r = cat("src/main.go", 40, 80); print(r["text"])`
+Example: print(cat("src/main.go", 40, 80)); n = cat("go.mod")["total_lines"]`
 
 const docGrep = `grep(pattern, path=".", glob=None, ignore_case=False, max_results=200) -> dict: search text files for a regular expression, line by line.
 

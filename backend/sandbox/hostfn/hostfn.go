@@ -24,7 +24,7 @@ type Builtin struct {
 	Params []Param // positional-or-keyword parameters, in order
 	// Fn receives the arguments bound by name. Values are plain Go: nil, bool,
 	// int64, float64, string, []any, map[string]any. It returns the same kinds
-	// (also int, []string, []map[string]any, map[string]string).
+	// (also int, []string, []map[string]any, map[string]string, Printed).
 	Fn func(ctx context.Context, args map[string]any) (any, error)
 	// Variadic passes arguments raw instead of binding them to Params: the
 	// positional arguments arrive as args[VarArgs] ([]any, possibly empty)
@@ -32,6 +32,17 @@ type Builtin struct {
 	// document the leading positionals for doc(). For tools with their own
 	// grammar, such as run_tests(language, arg) or run_tests(paths=[...]).
 	Variadic bool
+}
+
+// Printed is a result that is a dict to the program and prints as the
+// text of its Show fields (each present string field, one after another on
+// its own line): cat returns one showing "text" and "note", so
+// `print(cat(path))` shows the numbered lines and the note as the model
+// expects of a read, while `r["text"]`, `r["remaining"]` and json.dumps(r)
+// see the fields. Fn may return it in place of the map.
+type Printed struct {
+	Fields map[string]any
+	Show   []string
 }
 
 // VarArgs is the key under which a Variadic builtin receives its positional

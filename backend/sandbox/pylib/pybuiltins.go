@@ -452,7 +452,7 @@ func typeOf(v starlark.Value) *pyType {
 		return typeBool
 	case *starlark.List:
 		return typeList
-	case *starlark.Dict:
+	case *starlark.Dict, *TextDict:
 		return typeDict
 	case starlark.Tuple:
 		return typeTuple

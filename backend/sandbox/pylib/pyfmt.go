@@ -15,8 +15,11 @@ import (
 
 // pyStr renders v as Python's str() would.
 func pyStr(v starlark.Value) string {
-	if s, ok := v.(starlark.String); ok {
-		return string(s)
+	switch x := v.(type) {
+	case starlark.String:
+		return string(x)
+	case *TextDict:
+		return x.text()
 	}
 	var b strings.Builder
 	writeRepr(&b, v, 0)
@@ -150,6 +153,8 @@ func writeRepr(b *strings.Builder, v starlark.Value, depth int) {
 		b.WriteByte(')')
 	case *starlark.Dict:
 		writeDict(b, x, depth)
+	case *TextDict:
+		writeDict(b, x.d, depth)
 	case *starlark.Set:
 		if x.Len() == 0 {
 			b.WriteString("set()")
@@ -744,8 +749,8 @@ func pyPercent(format string, arg starlark.Value) (string, error) {
 	switch a := arg.(type) {
 	case starlark.Tuple:
 		args = a
-	case *starlark.Dict:
-		mapping = a
+	case *starlark.Dict, *TextDict:
+		mapping = a.(starlark.Mapping)
 		args = []starlark.Value{a}
 	default:
 		args = []starlark.Value{a}

@@ -1917,6 +1917,12 @@ func deepCopy(v starlark.Value, depth int) (starlark.Value, error) {
 			_ = out.SetKey(kv[0], c)
 		}
 		return out, nil
+	case *TextDict:
+		c, err := deepCopy(x.d, depth)
+		if err != nil {
+			return nil, err
+		}
+		return NewTextDict(c.(*starlark.Dict), x.show), nil
 	case *starlark.Set:
 		out := starlark.NewSet(x.Len())
 		for e := range x.Elements() {
