@@ -397,3 +397,16 @@ func TestOSPathAndGetwd(t *testing.T) {
 		t.Errorf("got %s", r.Wire())
 	}
 }
+
+// An f-string field spanning lines gives CPython's text, and an error
+// after it names the line the model wrote it on.
+func TestFStringFieldOverLines(t *testing.T) {
+	in := newInterp(t, Options{})
+	r := exec(t, in, "a = f\"\"\"{1!r:\n>5}\"\"\"\nb = f\"\"\"{1\n=}\"\"\"\nprint(repr(a), repr(b))\nint(\"x\")")
+	if want := "'\\n\\n\\n\\n1' '1\\n=1'\n"; r.Output != want {
+		t.Errorf("output %q, want %q (CPython's); err %+v", r.Output, want, r.Err)
+	}
+	if r.Err == nil || r.Err.Line != 6 {
+		t.Errorf("err = %+v, want it on line 6", r.Err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -347,6 +348,7 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 			continue
 		}
 		// replacement field
+		start := i
 		j := i + 1
 		depth := 0
 		exprEnd := -1
@@ -392,6 +394,9 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 				return "", &SyntaxError{Line: line, Msg: "f-string: bad conversion"}
 			}
 			conv = string(body[j+1])
+			if !strings.Contains("sra", conv) {
+				return "", &SyntaxError{Line: line, Msg: "f-string: invalid conversion character: expected 's', 'r', or 'a'"}
+			}
 			j += 2
 		}
 		spec := ""
@@ -424,13 +429,13 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 			return "", &SyntaxError{Line: line, Msg: "f-string: expecting '}'"}
 		}
 		i = j + 1
-		if selfDoc {
-			lit.WriteString(exprText + "=")
+		flush()
+		if selfDoc { // the text once, escaped: its line breaks are the expression's below
+			parts = append(parts, strconv.Quote(exprText+"="))
 			if conv == "" && spec == "" {
 				conv = "r"
 			}
 		}
-		flush()
 		inner, err := rewriteExpr(exprText, line)
 		if err != nil {
 			return "", err
@@ -446,6 +451,12 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 			parts = append(parts, fmt.Sprintf("__fv(%s, %q, %q)", inner, spec, conv))
 		default:
 			parts = append(parts, fmt.Sprintf("__fv(%s)", inner))
+		}
+		// A line break in the spec is quoted as \n: the call gets it back
+		// before its closing parenthesis, so the lines after keep their numbers.
+		last := parts[len(parts)-1]
+		if miss := strings.Count(body[start:i], "\n") - strings.Count(last, "\n"); miss > 0 {
+			parts[len(parts)-1] = last[:len(last)-1] + strings.Repeat("\n", miss) + ")"
 		}
 	}
 	flush()
@@ -590,6 +601,19 @@ func isName(t token, s string) bool { return t.kind == tkName && t.text == s }
 
 func mk(kind tokKind, text string, line int) token { return token{kind: kind, text: text, line: line} }
 
+// keptBreaks appends to out the tokens of dropped that carry a line break
+// (a newline inside brackets, a backslash continuation), as they are: a
+// rewrite that drops the tokens between two it keeps leaves the lines after
+// on their numbers.
+func keptBreaks(out, dropped []token) []token {
+	for _, t := range dropped {
+		if strings.Contains(t.text, "\n") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func splice(toks []token, at int, ins ...token) []token {
 	out := make([]token, 0, len(toks)+len(ins))
 	out = append(out, toks[:at]...)
@@ -636,22 +660,22 @@ func exprPassesStop(toks []token, stop stopCheck) ([]token, error) {
 			switch t.text {
 			case "await":
 				j := nextSig(toks, i)
-				if j > i+1 && toks[i+1].kind == tkSpace {
-					i++ // drop the space after await
+				if j > i+1 && toks[i+1].kind == tkSpace && !strings.Contains(toks[i+1].text, "\n") {
+					i++ // drop the space after await (not a line continuation)
 				}
 				continue
 			case "async":
 				j := nextSig(toks, i)
 				if j < len(toks) && (isName(toks[j], "def") || isName(toks[j], "for") || isName(toks[j], "with")) {
-					if i+1 < len(toks) && toks[i+1].kind == tkSpace {
-						i++
+					if i+1 < len(toks) && toks[i+1].kind == tkSpace && !strings.Contains(toks[i+1].text, "\n") {
+						i++ // the space after async (not a line continuation)
 					}
 					continue
 				}
 			case "is":
 				j := nextSig(toks, i)
 				if j < len(toks) && isName(toks[j], "not") {
-					out = append(out, mk(tkOp, "!=", t.line))
+					out = keptBreaks(append(out, mk(tkOp, "!=", t.line)), toks[i+1:j])
 					i = j
 					continue
 				}

@@ -255,3 +255,46 @@ func TestNestedDictUnpackKeepsLines(t *testing.T) {
 		}
 	}
 }
+
+// Line breaks inside an f-string's field keep their lines: in a format
+// spec (a newline is a fill character there), in a self-documenting
+// field's text (written once, not twice), and a conversion that is not
+// s, r or a is refused as Python refuses it (found by FuzzPrepass).
+func TestFStringFieldLineBreaksKeepLines(t *testing.T) {
+	for _, in := range []string{
+		"x = f\"\"\"{1!r:\n>5}\"\"\"\nprint(x)",
+		"x = f\"\"\"{1:{2\n}}\"\"\"\nprint(x)",
+		"x = f\"\"\"{1\n=}\"\"\"\nprint(x)",
+		"x = f\"\"\"a{y\n=!s:\n}b\"\"\"\nprint(x)",
+	} {
+		out, err := Rewrite(in)
+		if err != nil {
+			t.Errorf("on %q: %v", in, err)
+		}
+		if e := checkLines(in, out, err); e != nil {
+			t.Errorf("on %q: %v", in, e)
+		}
+	}
+	_, err := Rewrite("f\"\"\"{0!\n}\"\"\"")
+	var s *SyntaxError
+	if !errors.As(err, &s) || !strings.Contains(s.Msg, "invalid conversion character") {
+		t.Errorf("conversion !\\n: err = %v, want Python's invalid conversion character", err)
+	}
+}
+
+// A rewrite that drops words keeps the line breaks between them: "is not"
+// over two lines inside brackets or after a backslash, and a continuation
+// right after async or await (found by FuzzPrepass).
+func TestDroppedWordsKeepLines(t *testing.T) {
+	for _, in := range []string{
+		"x = (a is\nnot b)\nprint(x)",
+		"x = a is \\\nnot b\nprint(x)",
+		"async\\\ndef f():\n    return await\\\ng()\nprint(1)",
+		"(is\nnot",
+	} {
+		out, err := Rewrite(in)
+		if e := checkLines(in, out, err); e != nil {
+			t.Errorf("on %q: %v", in, e)
+		}
+	}
+}
