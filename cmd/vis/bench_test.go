@@ -117,7 +117,7 @@ func turnProc(b *testing.B, ws, home string, n int) procSetup {
 		if calls >= n {
 			return providertest.Reply{Content: []string{"done"}}
 		}
-		return providertest.Reply{Code: "print(cat('notes.txt')['text'])"}
+		return providertest.Reply{Code: "print(cat('notes.txt'))"}
 	})
 	env := append(benchEnv(home), "VIS_BASE_URL="+llm.URL, "VIS_MODEL=fake-model", "VIS_API_KEY=bench")
 	return procSetup{args: []string{"run", "bench"}, env: env, dir: ws, llm: llm, answer: "done\n"}
