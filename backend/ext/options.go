@@ -1,6 +1,7 @@
 package ext
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -228,11 +229,37 @@ func (c Call) Dir(env ToolEnv) string {
 	return env.Workspace
 }
 
+// ErrBadArgs marks a call a pack refuses before doing anything (an option
+// of the wrong type, a path outside the workspace): the model's mistake,
+// said in the error's text. The packs' refusals and the readers below wrap
+// this one sentinel.
+var ErrBadArgs = errors.New("bad arguments")
+
+// BadArgs is an ErrBadArgs with a message for the model
+// ("bad arguments: ...").
+func BadArgs(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadArgs, fmt.Sprintf(format, a...))
+}
+
+// StringOption is opts[key] when it is a string, else "" (absent, or a
+// value of another type), as written (not trimmed).
+func StringOption(opts map[string]any, key string) string {
+	s, _ := opts[key].(string)
+	return s
+}
+
 // PathsOption reads a verb's path selectors from opts: "paths" (a list, or
 // one string), then "path"; entries are trimmed and blank ones dropped. A
-// value of another type is an error naming the key (the pack wraps it as
-// its bad-arguments error).
+// value of another type is an ErrBadArgs naming the key.
 func PathsOption(opts map[string]any) ([]string, error) {
+	ps, err := pathsOption(opts)
+	if err != nil {
+		return nil, BadArgs("%v", err)
+	}
+	return ps, nil
+}
+
+func pathsOption(opts map[string]any) ([]string, error) {
 	var out []string
 	add := func(v any, key string) error {
 		switch x := v.(type) {
@@ -280,9 +307,17 @@ type Tool struct {
 }
 
 // ToolOf reads opts' env, args and timeout_ms (a positive number of
-// milliseconds; def when absent). A value of the wrong type is an error
-// naming the key (the pack wraps it as its bad-arguments error).
+// milliseconds; def when absent). A value of the wrong type is an
+// ErrBadArgs naming the key.
 func ToolOf(opts map[string]any, def time.Duration) (Tool, error) {
+	t, err := toolOf(opts, def)
+	if err != nil {
+		return Tool{}, BadArgs("%v", err)
+	}
+	return t, nil
+}
+
+func toolOf(opts map[string]any, def time.Duration) (Tool, error) {
 	env, err := EnvOf(opts)
 	if err != nil {
 		return Tool{}, err

@@ -1,6 +1,7 @@
 package ext
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -135,12 +136,12 @@ func TestPathsOption(t *testing.T) {
 		{"one string", map[string]any{"paths": " a.go "}, []string{"a.go"}, ""},
 		{"list then path", map[string]any{"paths": []any{"a", " ", "b"}, "path": "c"}, []string{"a", "b", "c"}, ""},
 		{"string list", map[string]any{"paths": []string{"x", ""}}, []string{"x"}, ""},
-		{"bad entry", map[string]any{"paths": []any{"a", 3}}, nil, "paths entries must be strings, got int"},
-		{"bad value", map[string]any{"path": 3.5}, nil, "path must be a list of strings, got float64"},
+		{"bad entry", map[string]any{"paths": []any{"a", 3}}, nil, "bad arguments: paths entries must be strings, got int"},
+		{"bad value", map[string]any{"path": 3.5}, nil, "bad arguments: path must be a list of strings, got float64"},
 	} {
 		got, err := PathsOption(tc.opts)
 		if tc.err != "" {
-			if err == nil || err.Error() != tc.err {
+			if !errors.Is(err, ErrBadArgs) || err.Error() != tc.err {
 				t.Errorf("%s: err = %v, want %q", tc.name, err, tc.err)
 			}
 			continue
@@ -175,8 +176,8 @@ func TestToolOf(t *testing.T) {
 		t.Errorf("no timeout_ms: %+v, %v; want the default", d, err)
 	}
 	for _, bad := range []any{"10", 0, -5} {
-		if _, err := ToolOf(map[string]any{"timeout_ms": bad}, time.Minute); err == nil || !strings.Contains(err.Error(), "timeout_ms") {
-			t.Errorf("timeout_ms %v: err = %v, want one naming timeout_ms", bad, err)
+		if _, err := ToolOf(map[string]any{"timeout_ms": bad}, time.Minute); !errors.Is(err, ErrBadArgs) || !strings.Contains(err.Error(), "timeout_ms") {
+			t.Errorf("timeout_ms %v: err = %v, want an ErrBadArgs naming timeout_ms", bad, err)
 		}
 	}
 }

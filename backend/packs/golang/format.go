@@ -22,21 +22,21 @@ const formatTimeout = 2 * time.Minute
 // the call's env and args (gofmt flags such as -s, placed before the
 // files). The result is the shared ext.FormatResult.
 func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
-	code := optString(c.Opts, "code")
+	code := ext.StringOption(c.Opts, "code")
 	if code == "" {
-		code = optString(c.Opts, "arg") // a bare string argument is source
+		code = ext.StringOption(c.Opts, "arg") // a bare string argument is source
 	}
-	paths, err := optPaths(c.Opts)
+	paths, err := ext.PathsOption(c.Opts)
 	if err != nil {
 		return ext.FormatResult{}, err
 	}
-	t, err := toolOf(c, formatTimeout)
+	t, err := ext.ToolOf(c.Opts, formatTimeout)
 	if err != nil {
 		return ext.FormatResult{}, err
 	}
 	if strings.TrimSpace(code) != "" {
 		if len(paths) > 0 {
-			return ext.FormatResult{}, badArgs("pass code OR paths, not both; nothing was formatted")
+			return ext.FormatResult{}, ext.BadArgs("pass code OR paths, not both; nothing was formatted")
 		}
 		return formatSnippet(ctx, c.Dir(env), code, t)
 	}
@@ -51,15 +51,6 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 		return ext.FormatResult{}, err
 	}
 	return formatFiles(ctx, cwd, files, t)
-}
-
-// toolOf is ext.ToolOf, a refusal as ErrBadArgs.
-func toolOf(c ext.Call, def time.Duration) (ext.Tool, error) {
-	t, err := ext.ToolOf(c.Opts, def)
-	if err != nil {
-		return ext.Tool{}, badArgs("%v", err)
-	}
-	return t, nil
 }
 
 // formatSnippet pipes code through gofmt.
@@ -144,7 +135,7 @@ func selectFiles(root, cwd string, paths []string) ([]string, error) {
 		}
 		fi, err := os.Stat(abs)
 		if err != nil {
-			return nil, badArgs("%s: no such file or directory", p)
+			return nil, ext.BadArgs("%s: no such file or directory", p)
 		}
 		var fs []string
 		if fi.IsDir() {
@@ -153,7 +144,7 @@ func selectFiles(root, cwd string, paths []string) ([]string, error) {
 			}
 		} else {
 			if !strings.HasSuffix(abs, ".go") {
-				return nil, badArgs("%s is not a .go file", p)
+				return nil, ext.BadArgs("%s is not a .go file", p)
 			}
 			fs = []string{abs}
 		}

@@ -27,15 +27,13 @@
 package golang
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/visdesktop/vis/backend/ext"
 	"github.com/visdesktop/vis/backend/workspace"
 )
 
-// ErrBadArgs marks a call the pack refuses before doing anything.
-var ErrBadArgs = errors.New("bad arguments")
+// ErrBadArgs marks a call the pack refuses before doing anything (ext's:
+// every pack's refusals wrap the one sentinel).
+var ErrBadArgs = ext.ErrBadArgs
 
 // Provider names the tools in results.
 const (
@@ -75,32 +73,12 @@ func Active(env ext.Environment) (bool, error) {
 	return ext.AnyPresent(env, Markers), nil
 }
 
-// badArgs wraps ErrBadArgs with a message for the model.
-func badArgs(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadArgs, fmt.Sprintf(format, a...))
-}
-
-// optString returns a string option ("" when absent or not a string).
-func optString(opts map[string]any, key string) string {
-	s, _ := opts[key].(string)
-	return s
-}
-
-// optPaths is ext.PathsOption, its refusal as ErrBadArgs.
-func optPaths(opts map[string]any) ([]string, error) {
-	ps, err := ext.PathsOption(opts)
-	if err != nil {
-		return nil, badArgs("%v", err)
-	}
-	return ps, nil
-}
-
 // resolveIn makes p absolute against cwd and refuses a path outside the
 // workspace (a bad argument).
 func resolveIn(root, cwd, p string) (string, error) {
 	abs, err := workspace.Within(root, cwd, p)
 	if err != nil {
-		return "", badArgs("%v", err)
+		return "", ext.BadArgs("%v", err)
 	}
 	return abs, nil
 }

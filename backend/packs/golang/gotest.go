@@ -32,14 +32,14 @@ const maxOutput = 16000
 // a -run pattern built from node ids. See the package comment for the
 // result contract.
 func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
-	sel, err := optPaths(c.Opts)
+	sel, err := ext.PathsOption(c.Opts)
 	if err != nil {
 		return nil, err
 	}
-	if a := optString(c.Opts, "arg"); strings.TrimSpace(a) != "" {
+	if a := ext.StringOption(c.Opts, "arg"); strings.TrimSpace(a) != "" {
 		sel = append(sel, strings.TrimSpace(a))
 	}
-	t, err := toolOf(c, DefaultTestTimeout)
+	t, err := ext.ToolOf(c.Opts, DefaultTestTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func TestArgv(root, cwd string, sel []string, args ...string) ([]string, error) 
 		if isID {
 			name = strings.TrimSpace(name)
 			if name == "" {
-				return nil, badArgs("node id %q names no test; write path::TestName or ::TestName", s)
+				return nil, ext.BadArgs("node id %q names no test; write path::TestName or ::TestName", s)
 			}
 			names = append(names, name)
 			if strings.TrimSpace(path) == "" {

@@ -28,22 +28,22 @@ const lintTimeout = 5 * time.Minute
 // "counts": {"error": n, "warning": n}, "total": n, "clean": bool,
 // "provider": "go vet"}; a vet that fails without any finding is an error.
 func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
-	code := optString(c.Opts, "code")
+	code := ext.StringOption(c.Opts, "code")
 	if code == "" {
-		code = optString(c.Opts, "arg")
+		code = ext.StringOption(c.Opts, "arg")
 	}
-	paths, err := optPaths(c.Opts)
+	paths, err := ext.PathsOption(c.Opts)
 	if err != nil {
 		return nil, err
 	}
-	t, err := toolOf(c, lintTimeout)
+	t, err := ext.ToolOf(c.Opts, lintTimeout)
 	if err != nil {
 		return nil, err
 	}
 	cwd := c.Dir(env)
 	if strings.TrimSpace(code) != "" {
 		if len(paths) > 0 {
-			return nil, badArgs("pass code OR paths, not both")
+			return nil, ext.BadArgs("pass code OR paths, not both")
 		}
 		return lintSnippet(ctx, code, t)
 	}
@@ -228,7 +228,7 @@ func packagesFor(root, cwd string, paths []string) ([]string, error) {
 		}
 		fi, err := os.Stat(abs)
 		if err != nil {
-			return nil, badArgs("%s: no such file or directory", p)
+			return nil, ext.BadArgs("%s: no such file or directory", p)
 		}
 		if !fi.IsDir() {
 			abs = filepath.Dir(abs)

@@ -46,18 +46,18 @@ func ProjectFormatter(workspace, dir string) (projectTool, error) {
 // changes.
 func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
 	fail := func(err error) (ext.FormatResult, error) { return ext.FormatResult{}, err }
-	code := optString(c.Opts, "code")
+	code := ext.StringOption(c.Opts, "code")
 	if code == "" {
-		code = optString(c.Opts, "arg")
+		code = ext.StringOption(c.Opts, "arg")
 	}
-	paths, err := optPaths(c.Opts)
+	paths, err := ext.PathsOption(c.Opts)
 	if err != nil {
 		return fail(err)
 	}
 	if strings.TrimSpace(code) != "" && len(paths) > 0 {
-		return fail(badArgs("pass code OR paths, not both; nothing was formatted"))
+		return fail(ext.BadArgs("pass code OR paths, not both; nothing was formatted"))
 	}
-	t, err := toolOf(c, formatTimeout)
+	t, err := ext.ToolOf(c.Opts, formatTimeout)
 	if err != nil {
 		return fail(err)
 	}
@@ -69,7 +69,7 @@ func Format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult,
 			return fail(err)
 		}
 		if _, err := os.Stat(a); err != nil {
-			return fail(badArgs("%s: no such file or directory", p))
+			return fail(ext.BadArgs("%s: no such file or directory", p))
 		}
 		abs = append(abs, a)
 	}
@@ -236,13 +236,4 @@ func biomeUnformatted(ctx context.Context, cwd string, t ext.Tool, ft projectToo
 		}
 	}
 	return changed, nil
-}
-
-// toolOf is ext.ToolOf, a refusal as ErrBadArgs.
-func toolOf(c ext.Call, def time.Duration) (ext.Tool, error) {
-	t, err := ext.ToolOf(c.Opts, def)
-	if err != nil {
-		return ext.Tool{}, badArgs("%v", err)
-	}
-	return t, nil
 }

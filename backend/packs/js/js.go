@@ -42,7 +42,6 @@ package js
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +53,7 @@ import (
 
 // Sentinel errors callers can tell apart.
 var (
-	ErrBadArgs     = errors.New("bad arguments")
+	ErrBadArgs     = ext.ErrBadArgs // every pack's refusals wrap ext's one sentinel
 	ErrNoRuntime   = errors.New("no JavaScript runtime: install node or bun")
 	ErrNoFormatter = errors.New("no formatter found: the project names none (package.json scripts.format, biome.json, .prettierrc*, .oxfmtrc.json) and its node_modules has none: install one, e.g. npm install --save-dev prettier (or @biomejs/biome, oxfmt)")
 	ErrNoREPL      = errors.New("no JavaScript REPL is running")
@@ -182,24 +181,6 @@ func findUp(workspace, dir, rel string) string {
 	}
 }
 
-func badArgs(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadArgs, fmt.Sprintf(format, a...))
-}
-
-func optString(opts map[string]any, key string) string {
-	s, _ := opts[key].(string)
-	return s
-}
-
-// optPaths is ext.PathsOption, its refusal as ErrBadArgs.
-func optPaths(opts map[string]any) ([]string, error) {
-	ps, err := ext.PathsOption(opts)
-	if err != nil {
-		return nil, badArgs("%v", err)
-	}
-	return ps, nil
-}
-
 // optMillis reads a positive millisecond option (0 when absent).
 func optMillis(opts map[string]any, key string) (int64, error) {
 	v, ok := opts[key]
@@ -215,10 +196,10 @@ func optMillis(opts map[string]any, key string) (int64, error) {
 	case float64:
 		n = int64(x)
 	default:
-		return 0, badArgs("%s must be a number of milliseconds, got %T", key, v)
+		return 0, ext.BadArgs("%s must be a number of milliseconds, got %T", key, v)
 	}
 	if n <= 0 {
-		return 0, badArgs("%s must be positive", key)
+		return 0, ext.BadArgs("%s must be positive", key)
 	}
 	return n, nil
 }
@@ -228,7 +209,7 @@ func optMillis(opts map[string]any, key string) (int64, error) {
 func resolveIn(root, cwd, p string) (string, error) {
 	abs, err := workspace.Within(root, cwd, p)
 	if err != nil {
-		return "", badArgs("%v", err)
+		return "", ext.BadArgs("%v", err)
 	}
 	return abs, nil
 }

@@ -42,17 +42,17 @@ const (
 // workspace root) and exit. A non-zero exit with every test passing sets
 // error to the runner's own reason.
 func Test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
-	sel, err := optPaths(c.Opts)
+	sel, err := ext.PathsOption(c.Opts)
 	if err != nil {
 		return nil, err
 	}
-	if a := optString(c.Opts, "arg"); strings.TrimSpace(a) != "" {
+	if a := ext.StringOption(c.Opts, "arg"); strings.TrimSpace(a) != "" {
 		sel = append(sel, strings.TrimSpace(a))
 	}
 	if k, instead, ok := ToolOptions.Refused(ext.VerbTest, c.Opts); ok {
-		return nil, badArgs("%q is not an option; %s", k, instead)
+		return nil, ext.BadArgs("%q is not an option; %s", k, instead)
 	}
-	t, err := toolOf(c, DefaultTestTimeout)
+	t, err := ext.ToolOf(c.Opts, DefaultTestTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func splitSelectors(root, cwd string, sel []string) (paths, names []string, err 
 		path, name, isID := strings.Cut(s, "::")
 		if isID {
 			if name = strings.TrimSpace(name); name == "" {
-				return nil, nil, badArgs("node id %q names no test; write path::name or ::name", s)
+				return nil, nil, ext.BadArgs("node id %q names no test; write path::name or ::name", s)
 			}
 			names = append(names, name)
 		}
@@ -172,7 +172,7 @@ func splitSelectors(root, cwd string, sel []string) (paths, names []string, err 
 			return nil, nil, err
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return nil, nil, badArgs("%s: no such file or directory", path)
+			return nil, nil, ext.BadArgs("%s: no such file or directory", path)
 		}
 		if rel := workspace.RelTo(cwd, abs); !seen[rel] {
 			seen[rel] = true

@@ -39,18 +39,18 @@ func ProjectLinter(workspace, dir string) (projectTool, error) {
 // a snippet), type is the rule. A linter that fails without a report is an
 // error with what it said.
 func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
-	code := optString(c.Opts, "code")
+	code := ext.StringOption(c.Opts, "code")
 	if code == "" {
-		code = optString(c.Opts, "arg")
+		code = ext.StringOption(c.Opts, "arg")
 	}
-	paths, err := optPaths(c.Opts)
+	paths, err := ext.PathsOption(c.Opts)
 	if err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(code) != "" && len(paths) > 0 {
-		return nil, badArgs("pass code OR paths, not both")
+		return nil, ext.BadArgs("pass code OR paths, not both")
 	}
-	t, err := toolOf(c, lintTimeout)
+	t, err := ext.ToolOf(c.Opts, lintTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func Lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, err
 				return nil, err
 			}
 			if _, err := os.Stat(a); err != nil {
-				return nil, badArgs("%s: no such file or directory", p)
+				return nil, ext.BadArgs("%s: no such file or directory", p)
 			}
 			targets = append(targets, workspace.RelTo(cwd, a))
 		}

@@ -107,7 +107,7 @@ func Repl(ctx context.Context, env ext.ToolEnv, op string, c ext.Call) (map[stri
 	case "stop":
 		i, err = stopOp(ctx, env, c)
 	default:
-		return nil, badArgs("unknown REPL op %q (start, status, stop)", op)
+		return nil, ext.BadArgs("unknown REPL op %q (start, status, stop)", op)
 	}
 	if err != nil {
 		return nil, err
@@ -119,10 +119,10 @@ func callID(c ext.Call) string {
 	if c.ID != "" {
 		return c.ID
 	}
-	if s := optString(c.Opts, "id"); s != "" {
+	if s := ext.StringOption(c.Opts, "id"); s != "" {
 		return s
 	}
-	return optString(c.Opts, "repl_id")
+	return ext.StringOption(c.Opts, "repl_id")
 }
 
 func language(c ext.Call) string {
@@ -160,7 +160,7 @@ func startOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, e
 	}
 	for _, k := range []string{"port", "build", "aliases"} {
 		if _, ok := c.Opts[k]; ok {
-			return linerepl.Info{}, badArgs("%s does not apply to a JavaScript REPL (repl_start takes cwd, id, env)", k)
+			return linerepl.Info{}, ext.BadArgs("%s does not apply to a JavaScript REPL (repl_start takes cwd, id, env)", k)
 		}
 	}
 	extra, err := optEnv(c.Opts)
@@ -181,7 +181,7 @@ func startOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, e
 	if res, ok := env.Resources.Lookup(env.SessionID, id); ok {
 		if r, ok := res.Handle.(*replProc); ok && r.Alive() {
 			if d := linerepl.EnvDiff(r.env, extra); len(d) > 0 {
-				return linerepl.Info{}, badArgs("%s is running with a different env (%s); repl_stop it first", id, strings.Join(d, ", "))
+				return linerepl.Info{}, ext.BadArgs("%s is running with a different env (%s); repl_stop it first", id, strings.Join(d, ", "))
 			}
 			out := r.info("already-running")
 			out.Message = "reusing the running REPL"
@@ -290,12 +290,12 @@ func stopOp(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerepl.Info, er
 
 // Eval is repl_eval: {code, id?, cwd?, timeout_ms?} on a running REPL.
 func Eval(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
-	code := optString(c.Opts, "code")
+	code := ext.StringOption(c.Opts, "code")
 	if code == "" {
-		code = optString(c.Opts, "arg")
+		code = ext.StringOption(c.Opts, "arg")
 	}
 	if strings.TrimSpace(code) == "" {
-		return nil, badArgs(`repl_eval needs code: repl_eval("javascript", {"code": "1 + 1"})`)
+		return nil, ext.BadArgs(`repl_eval needs code: repl_eval("javascript", {"code": "1 + 1"})`)
 	}
 	ms, err := optMillis(c.Opts, "timeout_ms")
 	if err != nil {
@@ -341,16 +341,16 @@ func optEnv(opts map[string]any) (map[string]string, error) {
 		for k, x := range m {
 			s, ok := x.(string)
 			if !ok {
-				return nil, badArgs("env %s must be a string (secret sources are not supported for JavaScript REPLs)", k)
+				return nil, ext.BadArgs("env %s must be a string (secret sources are not supported for JavaScript REPLs)", k)
 			}
 			out[k] = s
 		}
 	default:
-		return nil, badArgs("env must be a dict of strings, got %T", v)
+		return nil, ext.BadArgs("env must be a dict of strings, got %T", v)
 	}
 	for k := range out {
 		if !envName().MatchString(k) {
-			return nil, badArgs("env name %q is not a variable name", k)
+			return nil, ext.BadArgs("env name %q is not a variable name", k)
 		}
 	}
 	return out, nil
