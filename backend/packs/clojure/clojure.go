@@ -82,10 +82,10 @@ type Pack struct {
 	opts Options
 	pool *nrepl.Pool
 
-	mu    sync.Mutex
-	repls map[string]*repl // session + "\x00" + id
-	locks map[string]*sync.Mutex
-	probe map[string]*probeCache // session -> last probe
+	mu     sync.Mutex
+	repls  map[string]*repl       // session + "\x00" + id
+	starts ext.StartLocks         // by replKey: one start of a REPL at a time
+	probe  map[string]*probeCache // session -> last probe
 
 	cliOnce sync.Once
 	cliOK   bool
@@ -133,7 +133,6 @@ func New(opts Options) *Pack {
 		opts:  opts,
 		pool:  nrepl.NewPool(nrepl.Options{EvalTimeout: opts.EvalTimeout}),
 		repls: map[string]*repl{},
-		locks: map[string]*sync.Mutex{},
 		probe: map[string]*probeCache{},
 	}
 }

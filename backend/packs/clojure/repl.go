@@ -105,17 +105,6 @@ func (r *repl) versions() map[string]any {
 
 func replKey(session, id string) string { return session + "\x00" + id }
 
-func (p *Pack) lockFor(key string) *sync.Mutex {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := p.locks[key]
-	if l == nil {
-		l = &sync.Mutex{}
-		p.locks[key] = l
-	}
-	return l
-}
-
 func (p *Pack) get(session, id string) (*repl, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -496,7 +485,7 @@ func (p *Pack) start(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[stri
 	if c.ID != "" && c.ID != id {
 		return nil, fmt.Errorf("clojure repl_start: a Clojure REPL's id comes from its folder (%s); pass cwd to start one elsewhere", id)
 	}
-	l := p.lockFor(replKey(env.SessionID, id))
+	l := p.starts.For(replKey(env.SessionID, id))
 	l.Lock()
 	defer l.Unlock()
 	if r, ok := p.get(env.SessionID, id); ok && r.processAlive() {

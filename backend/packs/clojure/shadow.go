@@ -185,7 +185,7 @@ func (p *Pack) connect(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[st
 	if build != "" {
 		id = ManagedID(dir) + "#" + build
 	}
-	l := p.lockFor(replKey(env.SessionID, id))
+	l := p.starts.For(replKey(env.SessionID, id))
 	l.Lock()
 	defer l.Unlock()
 	if old, ok := p.get(env.SessionID, id); ok {

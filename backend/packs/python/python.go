@@ -52,7 +52,8 @@ type Pack struct {
 
 	mu    sync.Mutex
 	repls map[string]*repl // session + "\x00" + id
-	locks map[string]*sync.Mutex
+
+	starts ext.StartLocks // by replKey: one start of a REPL at a time
 }
 
 // New returns a pack.
@@ -78,7 +79,7 @@ func New(opts Options) *Pack {
 	if opts.ToolTimeout <= 0 {
 		opts.ToolTimeout = 2 * time.Minute
 	}
-	return &Pack{opts: opts, repls: map[string]*repl{}, locks: map[string]*sync.Mutex{}}
+	return &Pack{opts: opts, repls: map[string]*repl{}}
 }
 
 // Extension returns the pack with default options as an extension.

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/visdesktop/vis/backend/ext"
@@ -55,18 +54,6 @@ func replKey(session, id string) string { return session + "\x00" + id }
 func DefaultID(dir string) string { return "pyrepl:" + tilde(dir) }
 
 func tilde(p string) string { return homedir.Tilde(p, homedir.Dir()) }
-
-// lockFor serialises starts of one REPL id.
-func (p *Pack) lockFor(key string) *sync.Mutex {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := p.locks[key]
-	if l == nil {
-		l = &sync.Mutex{}
-		p.locks[key] = l
-	}
-	return l
-}
 
 func (p *Pack) get(session, id string) (*repl, bool) {
 	p.mu.Lock()
@@ -154,7 +141,7 @@ func (p *Pack) launch(ctx context.Context, env ext.ToolEnv, c ext.Call) (linerep
 		return linerepl.Info{}, err
 	}
 	key := replKey(env.SessionID, id)
-	l := p.lockFor(key)
+	l := p.starts.For(key)
 	l.Lock()
 	defer l.Unlock()
 	if r, ok := p.get(env.SessionID, id); ok && r.Alive() {
