@@ -410,3 +410,13 @@ func TestFStringFieldOverLines(t *testing.T) {
 		t.Errorf("err = %+v, want it on line 6", r.Err)
 	}
 }
+
+// Annotations over continuation lines go and their lines stay: the program
+// runs, and an error after it names the line the model wrote it on.
+func TestAnnotationsOverContinuationLines(t *testing.T) {
+	in := newInterp(t, Options{})
+	r := exec(t, in, "def f(a: \\\n  int = 1) -> \\\n  int:\n    return a\nx: \\\n  int = f()\nprint(x, (x is\n not None))\nint(\"x\")")
+	if r.Output != "1 True\n" || r.Err == nil || r.Err.Line != 9 {
+		t.Errorf("output %q, err %+v; want \"1 True\\n\" and an error on line 9", r.Output, r.Err)
+	}
+}

@@ -1863,9 +1863,7 @@ func stripDefAnnotations(stmt []token) []token {
 			skipping = false
 		}
 		if skipping {
-			if t.kind == tkNL {
-				out = append(out, t)
-			}
+			out = keptBreaks(out, stmt[i:i+1])
 			continue
 		}
 		out = append(out, t)
@@ -1896,13 +1894,7 @@ func stripDefAnnotations(stmt []token) []token {
 		}
 		// The annotation goes, its line breaks stay (an unclosed bracket in
 		// it runs over the lines after it).
-		var kept []token
-		for _, t := range rest[:k] {
-			if t.kind == tkNL {
-				kept = append(kept, t)
-			}
-		}
-		rest = append(kept, rest[k:]...)
+		rest = append(keptBreaks(nil, rest[:k]), rest[k:]...)
 	}
 	if !changed {
 		return nil
@@ -1941,10 +1933,6 @@ func stripVarAnnotation(stmt []token, line int) []token {
 	}
 	out := append([]token{}, stmt[:colon]...)
 	out = append(out, mk(tkSpace, " ", line))
-	for _, t := range stmt[colon+1 : eq] {
-		if t.kind == tkNL {
-			out = append(out, t)
-		}
-	}
+	out = keptBreaks(out, stmt[colon+1:eq])
 	return append(out, stmt[eq:]...)
 }

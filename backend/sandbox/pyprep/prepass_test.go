@@ -298,3 +298,68 @@ func TestDroppedWordsKeepLines(t *testing.T) {
 		}
 	}
 }
+
+// Line breaks (a newline inside brackets, a backslash continuation) inside
+// every construct the pre-pass rewrites stay on their lines, with and
+// without line markers; the annotations of a def header or an assignment
+// over continuation lines moved the lines after them (FuzzPrepass's class
+// of inputs, written out).
+func TestLineBreaksInRewrittenConstructs(t *testing.T) {
+	for _, in := range []string{
+		"def f(a,\\\n b):\n  pass\nx",
+		"def f(a: \\\n int = 1) -> \\\n int:\n  pass\nx",
+		"def f(a: List[\nint]) -> Dict[str,\n int]:\n  pass\nx",
+		"def f(a: \\\n) \\\n:\n  pass\nx",
+		"def f(*, a: int \\\n= 3, **kw: \\\nAny) -> None:\n  pass\nx",
+		"def f(a: int\n= 3):\n  pass\nx",
+		"def f(a):\\\n  pass\nx",
+		"def f(a) -> \\\nNone: pass\nx",
+		"class A(B, \\\nmetaclass=M):\n  x: int \\\n= 3\nx",
+		"x: \\\nint = \\\n3\nx",
+		"x: List[\nint] = [\n]\nx",
+		"lambda a: \\\n a\nx",
+		"async def f(a:\\\nint):\n  await \\\n  g()\nx",
+		"with open(f) \\\nas g, \\\nopen(h) as i:\n  pass\nx",
+		"try:\n  pass\nexcept (A,\n B) \\\nas e:\n  pass\nx",
+		"print(*a, \\\n**b)\nx",
+		"@dec(\n1)\ndef f(): pass\nx",
+		"assert x, \\\n 'm'\nx",
+		"del a, \\\n b\nx",
+		"global a, \\\n b\nx",
+		"import a, \\\n b\nx",
+		"from a import (b,\n c)\nx",
+		"from a import b, \\\n c\nx",
+		"x = [i for i \\\nin y \\\nif i]\nx",
+		"x = a if b \\\nelse c\nx",
+		"x = not \\\na\nx",
+		"x = a not \\\nin b\nx",
+		"x = (a not\nin b)\nx",
+		"x = a ** \\\nb\nx",
+		"x = '%s' \\\n% a\nx",
+		"x = a[1:\n2]\nx",
+		"x = {*a, \n*b}\nx",
+		"x = {**a, \n**b}\nx",
+		"raise A \\\nfrom b\nx",
+		"x = yield \\\n a\nx",
+		"def f(a, /, \\\nb):\n  pass\nx",
+		"print(f'{a!r}' \\\n 'b')\nx",
+		"x = 'a' \\\n'b'\nx",
+		"x = ('a'\n'b')\nx",
+		"x = (f'a'\nf'{b}')\nx",
+		"x = 1_0 \\\n+ 2\nx",
+		"a, \\\nb = 'xy'\nx",
+		"(a,\nb) = 'xy'\nx",
+		"for a, \\\nb in c:\n  pass\nx",
+		"while (a :=\n 3):\n  pass\nx",
+		"match a:\n  case 1:\n    pass\nx",
+		"print(a is \\\n None)\nx",
+		"x = [a for a in b\n if a is\n not None]\nx",
+	} {
+		for _, src := range []string{in, withMarkers(in)} {
+			out, err := Rewrite(src)
+			if e := checkLines(src, out, err); e != nil {
+				t.Errorf("on %q: %v", src, e)
+			}
+		}
+	}
+}
