@@ -170,9 +170,16 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 	}
 	reqs := llm.Requests()
 	last := userMessage(reqs[len(reqs)-1])
-	if !strings.HasPrefix(last, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–") || !strings.Contains(last, "# ── turn 7 ──\nuser asked:\nquestion 7\nyou answered:\nAnswer 7.") ||
-		strings.Contains(last, "Answer 1.") || !strings.HasSuffix(last, ";; -- CURRENT-USER-MESSAGE --\nquestion 8\n") {
+	// Every answer is there, the oldest cut to their heads; the newest whole.
+	if strings.Contains(last, "dropped turn(s)") || !strings.Contains(last, "(⋯ shortened to fit the context window: ") ||
+		!strings.Contains(last, "# ── turn 7 ──\nuser asked:\nquestion 7\nyou answered:\n"+strings.TrimSpace(longAnswer(7).Content[0])+"\n") ||
+		!strings.HasSuffix(last, ";; -- CURRENT-USER-MESSAGE --\nquestion 8\n") {
 		t.Fatalf("turn 8's user message:\n%.400s", last)
+	}
+	for n := 1; n <= 7; n++ {
+		if !strings.Contains(last, fmt.Sprintf("# ── turn %d ──\nuser asked:\nquestion %d\nyou answered:\nAnswer %d. findings", n, n, n)) {
+			t.Errorf("turn %d's answer is not in turn 8's recap", n)
+		}
 	}
 	// The transcript keeps every turn in full.
 	tr, err := e.Transcript(ctx, id)
@@ -182,8 +189,9 @@ func TestLongSessionFoldsTheRecapProactively(t *testing.T) {
 }
 
 // A model whose window is unknown: when the provider refuses a turn as too
-// long, the loop drops the recap's oldest turns and the session goes on,
-// turn after turn, each with a warning the window shows.
+// long, the loop cuts the recap's oldest answers to their heads (every
+// answer still there) and the session goes on, turn after turn, each with
+// a warning the window shows.
 func TestOverflowMidSessionIsRecovered(t *testing.T) {
 	t.Parallel()
 	llm := providertest.New()
@@ -220,8 +228,13 @@ func TestOverflowMidSessionIsRecovered(t *testing.T) {
 	}
 	reqs := llm.Requests()
 	last := userMessage(reqs[len(reqs)-1])
-	if !strings.Contains(last, "# ⋯ dropped turn(s) 1") || !strings.Contains(last, "Answer 4.") || !strings.HasSuffix(last, "question 5\n") {
+	if strings.Contains(last, "dropped turn(s)") || !strings.Contains(last, "(⋯ shortened to fit the context window: ") || !strings.HasSuffix(last, "question 5\n") {
 		t.Fatalf("turn 5's user message:\n%.400s", last)
+	}
+	for n := 1; n <= 4; n++ {
+		if !strings.Contains(last, fmt.Sprintf("you answered:\nAnswer %d. findings", n)) {
+			t.Errorf("turn %d's answer is not in turn 5's recap", n)
+		}
 	}
 	var warned []string
 	for len(ch) > 0 {
@@ -230,7 +243,7 @@ func TestOverflowMidSessionIsRecovered(t *testing.T) {
 			warned = append(warned, w.Message)
 		}
 	}
-	if len(warned) != 2 || !strings.HasPrefix(warned[0], "Context window full: dropped turn(s) 1") {
+	if len(warned) != 2 || !strings.HasPrefix(warned[0], "Context window full: cut the requests and answers of turn(s) 1") || !strings.Contains(warned[0], "every answer is kept") {
 		t.Fatalf("warnings = %q", warned)
 	}
 }

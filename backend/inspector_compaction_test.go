@@ -203,7 +203,7 @@ func TestInspectorShowsTheFoldedRecap(t *testing.T) {
 		t.Fatalf("%d requests, %d refused; want %d and 0", len(reqs), llm.Refused(), turns)
 	}
 	last := inspectorShowsTurn(t, e, id, turns, 1, reqs[turns-1])
-	if !strings.Contains(last, "# ⋯ dropped turn(s) 1") || strings.Contains(last, "Answer 1.") {
+	if !strings.Contains(last, "(⋯ shortened to fit the context window: ") || !strings.Contains(last, "Answer 1. findings") {
 		t.Error("the inspector does not show turn 8's recap as folded")
 	}
 }

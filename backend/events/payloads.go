@@ -297,8 +297,9 @@ type Warning struct {
 // ContextCompaction is what gave way in a turn's request to fit the
 // model's window, in all so far in the turn. The order it gives way in:
 // this turn's older outputs, the programs of earlier turns, the middle of
-// the newest outputs, and only as the last resort earlier turns whole,
-// their answers with them.
+// the newest outputs, earlier turns' requests and answers cut to their
+// heads, and only as the last resort earlier turns whole, their answers
+// with them.
 type ContextCompaction struct {
 	// This turn's settled outputs replaced by a stub.
 	OutputsDropped int `json:"outputs_dropped"`
@@ -307,6 +308,9 @@ type ContextCompaction struct {
 	ProgramsFolded int `json:"programs_folded"`
 	// Outputs of the newest iteration clipped in the middle.
 	OutputsClipped int `json:"outputs_clipped"`
+	// Earlier turns whose requests and answers keep only their heads
+	// (every turn and answer still there).
+	AnswersShortened int `json:"answers_shortened"`
 	// Earlier turns dropped from the recap whole, answers too.
 	TurnsDropped int `json:"turns_dropped"`
 	// The request's estimated size afterwards.

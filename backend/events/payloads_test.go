@@ -154,7 +154,7 @@ func TestWireShapes(t *testing.T) {
 		{"session-changed", SessionChanged{}, ``},
 		{"warning", Warning{Message: "m"}, `"message":"m"`},
 		{"warning", Warning{Message: "m", Quiet: true}, `"message":"m","quiet":true`},
-		{"warning", Warning{Message: "m", Error: true, Context: &ContextCompaction{}}, `"message":"m","error":true,"context":{"outputs_dropped":0,"programs_folded":0,"outputs_clipped":0,"turns_dropped":0,"request_tokens":0,"note":""}`},
+		{"warning", Warning{Message: "m", Error: true, Context: &ContextCompaction{}}, `"message":"m","error":true,"context":{"outputs_dropped":0,"programs_folded":0,"outputs_clipped":0,"answers_shortened":0,"turns_dropped":0,"request_tokens":0,"note":""}`},
 		{"goal", Goal{Goal: GoalState{ID: "g", Created: at, Updated: at}}, `"goal":{"id":"g","session_id":"","objective":"","status":"","iteration_budget":null,"iterations_used":0,"tokens_used":0,"time_used_ms":0,"version":0,"revision":0,"created_at":"2025-01-02T03:04:05Z","updated_at":"2025-01-02T03:04:05Z"},"revision":0`},
 		{"goal", Goal{Goal: GoalState{IterationBudget: &budget, ActiveSince: at}, Revision: 7}, `"goal":{"id":"","session_id":"","objective":"","status":"","iteration_budget":5,"iterations_used":0,"tokens_used":0,"time_used_ms":0,"version":0,"revision":0,"created_at":"0001-01-01T00:00:00Z","updated_at":"0001-01-01T00:00:00Z","active_since":"2025-01-02T03:04:05Z"},"revision":7`},
 		{"packs", Packs{Workspace: "/w"}, `"workspace":"/w","packs":null`},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/visdesktop/vis/backend/chat"
 	"github.com/visdesktop/vis/backend/events"
+	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/provider"
 )
 
@@ -41,7 +42,10 @@ import (
 //     one line per turn saying how many were folded (requests and answers
 //     stay);
 //  3. the newest iteration's own outputs keep their head and tail;
-//  4. only then, when even that does not fit, the oldest prior turns are
+//  4. the requests and answers of the recap's prior turns, oldest first,
+//     keep their heads (prompt.RecapHeadChars) with a line saying how much
+//     was cut: every turn and every answer is still there;
+//  5. only then, when even that does not fit, the oldest prior turns are
 //     dropped whole, answers with them, and the warning says so.
 //
 // Each compaction publishes a warning event whose Context says what gave
@@ -94,16 +98,19 @@ type Recap struct {
 	// Positions are the prior turns' numbers, oldest first.
 	Positions []int
 	// Build returns the turn's initial messages with fold applied
-	// (prompt.RecapFold): 0 <= fold.Programs, fold.Drop <= len(Positions).
+	// (prompt.RecapFold): 0 <= fold.Programs, fold.Answers, fold.Drop <=
+	// len(Positions).
 	// Build(RecapFold{}) is Turn.Messages.
 	Build func(fold RecapFold) []chat.Message
 }
 
 // RecapFold is how much of the recap gives way: the programs of the oldest
-// Programs prior turns, then (the last resort) the oldest Drop prior turns
-// whole. It mirrors prompt.RecapFold.
+// Programs prior turns, then the requests and answers of the oldest Answers
+// turns cut to their heads, then (the last resort) the oldest Drop prior
+// turns whole. It mirrors prompt.RecapFold.
 type RecapFold struct {
 	Programs int
+	Answers  int
 	Drop     int
 }
 
@@ -218,11 +225,12 @@ type compaction struct {
 	outputs  int // settled outputs replaced by stubs
 	programs int // prior turns of the recap whose programs are now folded (cumulative)
 	clipped  int // outputs of the newest iteration clipped in the middle
+	answers  int // prior turns of the recap whose request and answer keep their heads (cumulative)
 	turns    int // prior turns of the recap now dropped whole (cumulative; the last resort)
 }
 
 func (c compaction) any() bool {
-	return c.outputs > 0 || c.programs > 0 || c.turns > 0 || c.clipped > 0
+	return c.outputs > 0 || c.programs > 0 || c.answers > 0 || c.turns > 0 || c.clipped > 0
 }
 
 // isResult reports whether msgs[i] is a program's output.
@@ -318,7 +326,13 @@ func (tr *turnRun) compact(target int) compaction {
 		est += messageTokens(m) - before
 		c.clipped++
 	}
-	// The last resort: answers give way only when nothing else is left.
+	// Then the oldest answers keep their heads: every turn stays.
+	if est > target && tr.t.Recap != nil && tr.fold.Answers < len(tr.t.Recap.Positions) {
+		if cur := tr.fold.Answers; refold(cur, func(f *RecapFold, k int) { f.Answers = k }) > cur {
+			c.answers = tr.fold.Answers
+		}
+	}
+	// The last resort: whole answers give way only when nothing else is left.
 	if est > target && tr.t.Recap != nil && tr.fold.Drop < len(tr.t.Recap.Positions) {
 		if cur := tr.fold.Drop; refold(cur, func(f *RecapFold, k int) { f.Drop = k }) > cur {
 			c.turns = tr.fold.Drop
@@ -487,6 +501,9 @@ func (tr *turnRun) foldNote() string {
 	if f.OutputsClipped > 0 {
 		what = append(what, fmt.Sprintf("the middle of %d newest output(s) clipped", f.OutputsClipped))
 	}
+	if f.AnswersShortened > 0 {
+		what = append(what, fmt.Sprintf("the requests and answers of turn(s) %s cut to their first %d characters", tr.turnSpan(f.AnswersShortened), prompt.RecapHeadChars))
+	}
 	if f.TurnsDropped > 0 {
 		what = append(what, fmt.Sprintf("turn(s) %s dropped whole, answers too: nothing else was left to fold", tr.turnSpan(f.TurnsDropped)))
 	} else if tr.t.Recap != nil && len(tr.t.Recap.Positions) > 0 {
@@ -520,6 +537,9 @@ func (tr *turnRun) warnCompacted(c compaction, why string) {
 	if c.clipped > 0 {
 		what = append(what, fmt.Sprintf("clipped the middle of the newest output(s) (%d)", c.clipped))
 	}
+	if c.answers > 0 {
+		what = append(what, "cut the requests and answers of turn(s) "+tr.turnSpan(c.answers)+" to their heads")
+	}
 	if c.turns > 0 {
 		what = append(what, "dropped turn(s) "+tr.turnSpan(c.turns)+" whole, answers too,")
 	}
@@ -535,6 +555,7 @@ func (tr *turnRun) warnCompacted(c compaction, why string) {
 	f.OutputsDropped += c.outputs
 	f.OutputsClipped += c.clipped
 	f.ProgramsFolded = max(f.ProgramsFolded, c.programs)
+	f.AnswersShortened = max(f.AnswersShortened, c.answers)
 	f.TurnsDropped = max(f.TurnsDropped, c.turns)
 	f.RequestTokens = EstimateTokens(tr.msgs)
 	f.Note = tr.foldNote()

@@ -151,8 +151,8 @@ func TestOverflowClipsTheNewestOutputAsALastResort(t *testing.T) {
 
 // The order things give way in: folding the recap's programs, when that is
 // enough, leaves the newest output whole and every answer in; a recap of
-// answers alone has the newest output clipped first, and drops its oldest
-// turns only when that is not enough.
+// answers alone has the newest output clipped first, then its oldest
+// answers cut to their heads, every turn still there.
 func TestCompactOrder(t *testing.T) {
 	t.Parallel()
 	out := "# t1/i1\n" + strings.Repeat("z", 12000)
@@ -182,8 +182,11 @@ func TestCompactOrder(t *testing.T) {
 	}
 	// 10 turns of no program and a 2,000-char answer.
 	c, tr = run(0)
-	if c.programs != 0 || c.clipped != 1 || c.turns == 0 || c.turns > 2 {
+	if c.programs != 0 || c.clipped != 1 || c.answers == 0 || c.turns != 0 {
 		t.Fatalf("compaction = %+v", c)
+	}
+	if user := tr.msgs[1].Content; strings.Count(user, "you answered:\nanswer ") != 10 || strings.Count(user, "(⋯ shortened to fit the context window: ") != c.answers {
+		t.Errorf("answers lost or not marked (%d shortened):\n%s", c.answers, user)
 	}
 	if got := tr.msgs[len(tr.msgs)-1].Content; !strings.Contains(got, outputClippedNote) {
 		t.Errorf("the newest output was not clipped before answers went: %d chars", len(got))
@@ -353,30 +356,60 @@ func TestRecapFoldedAtTurnStart(t *testing.T) {
 	}
 }
 
-// Answers give way only when nothing else is left: a recap of answers alone
-// larger than the window drops its oldest turns whole, and says so.
-func TestRecapDropsTurnsOnlyAsTheLastResort(t *testing.T) {
+// Answers give way last: a recap of answers alone larger than the window
+// keeps every turn and every answer, the oldest cut to their heads with a
+// line saying so (seed 000: history is never truncated).
+func TestRecapShortensAnswersBeforeDroppingATurn(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}})
 	ch, stop := r.broker.Subscribe(256)
 	defer stop()
-	msgs, recap := recapMessages(10, 2, 2000, "now")
-	// 10 turns of ~2,200 chars ≈ 5,500 tokens; a 2,000-token window folds at
-	// 1,800: every turn's programs fold, then the oldest turns go.
+	msgs, recap := recapMessages(5, 2, 2000, "now")
+	// 5 turns of ~2,200 chars ≈ 2,750 tokens; a 2,000-token window folds at
+	// 1,800: every turn's programs fold, then the oldest answers keep their
+	// first 400 characters, the newest whole.
 	res := r.turnRecap(context.Background(), 2000, msgs, recap)
 	if res.Status != StatusDone {
 		t.Fatalf("%+v", res)
 	}
 	user := fmt.Sprint(r.llm.Requests()[0].Messages[1]["content"])
-	if !strings.HasPrefix(user, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–7 to fit the context window\n\n# ── turn 8 ──") ||
-		!strings.Contains(user, "answer 10: ") || strings.Contains(user, "needle") || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow\n") {
+	short := strings.Count(user, "(⋯ shortened to fit the context window: ")
+	if strings.Contains(user, "dropped turn(s)") || strings.Count(user, "you answered:\nanswer ") != 5 || short == 0 ||
+		!strings.Contains(user, "# ── turn 1 ──\nuser asked:\nquestion 1\nyou ran:\n"+prompt.ProgramsFoldedLine(2)+"\nyou answered:\nanswer 1: xxx") ||
+		!strings.Contains(user, "answer 5: "+strings.Repeat("x", 2000)) || strings.Contains(user, "needle") || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow\n") {
+		t.Fatalf("first request's user message (%d shortened):\n%.1200s", short, user)
+	}
+	w, folds := contextFolds(ch)
+	if len(w) != 1 || !strings.HasPrefix(w[0], "Context window full: folded the programs of turn(s) 1–5 and cut the requests and answers of turn(s) 1–") || !strings.Contains(w[0], "every answer is kept") {
+		t.Errorf("warnings = %q", w)
+	}
+	if len(folds) != 1 || folds[0].AnswersShortened != short || folds[0].TurnsDropped != 0 || !strings.Contains(folds[0].Note, "cut to their first 400 characters; every answer kept") {
+		t.Errorf("warning contexts = %+v", folds)
+	}
+}
+
+// Turns go whole only when even every answer's head does not fit: 60
+// turns in a 2,000-token window.
+func TestRecapDropsTurnsOnlyAsTheLastResort(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, false, providertest.Reply{Content: []string{"ok"}})
+	ch, stop := r.broker.Subscribe(256)
+	defer stop()
+	msgs, recap := recapMessages(60, 2, 2000, "now")
+	res := r.turnRecap(context.Background(), 2000, msgs, recap)
+	if res.Status != StatusDone {
+		t.Fatalf("%+v", res)
+	}
+	user := fmt.Sprint(r.llm.Requests()[0].Messages[1]["content"])
+	if !strings.HasPrefix(user, ";; -- CONVERSATION-SO-FAR --\n# ⋯ dropped turn(s) 1–") || !strings.Contains(user, "(⋯ shortened to fit the context window: ") ||
+		!strings.Contains(user, "answer 60: ") || strings.Contains(user, "needle") || !strings.HasSuffix(user, ";; -- CURRENT-USER-MESSAGE --\nnow\n") {
 		t.Fatalf("first request's user message:\n%.400s", user)
 	}
 	w, folds := contextFolds(ch)
-	if len(w) != 1 || !strings.HasPrefix(w[0], "Context window full: folded the programs of turn(s) 1–10 and dropped turn(s) 1–7 whole, answers too, from the request") {
+	if len(w) != 1 || !strings.Contains(w[0], "and cut the requests and answers of turn(s) 1–60 to their heads and dropped turn(s) 1–") || !strings.Contains(w[0], "whole, answers too, from the request") {
 		t.Errorf("warnings = %q", w)
 	}
-	if len(folds) != 1 || folds[0].TurnsDropped != 7 || !strings.Contains(folds[0].Note, "turn(s) 1–7 dropped whole, answers too") {
+	if len(folds) != 1 || folds[0].TurnsDropped == 0 || folds[0].AnswersShortened != 60 || !strings.Contains(folds[0].Note, "dropped whole, answers too") {
 		t.Errorf("warning contexts = %+v", folds)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/visdesktop/vis/backend/chat"
 )
@@ -147,12 +148,49 @@ func ConversationSoFar(turns []TurnRecap) string {
 // RecapFold is how much of CONVERSATION-SO-FAR gives way to fit the
 // context window, in the order it gives way: first the programs of the
 // oldest Programs prior turns (each turn's `you ran:` lines become one
-// ProgramsFoldedLine; its request and answer stay), then, only when every
-// turn's programs are folded and the request still does not fit, the
+// ProgramsFoldedLine; its request and answer stay), then the oldest
+// Answers turns' requests and answers keep their heads (RecapHeadChars
+// each, a ShortenedLine saying how much was cut: every turn and every
+// answer is still there), and only when that does not fit either, the
 // oldest Drop prior turns whole (one DroppedTurnsLine).
 type RecapFold struct {
 	Programs int
+	Answers  int
 	Drop     int
+}
+
+// RecapHeadChars is how many characters of a request or an answer a turn
+// shortened to fit the context window keeps.
+const RecapHeadChars = 400
+
+// ShortenedLine follows a request or answer cut to its head to fit the
+// context window: how much of it is kept.
+func ShortenedLine(kept, total int) string {
+	return fmt.Sprintf("  (⋯ shortened to fit the context window: %d of %d characters kept)", kept, total)
+}
+
+// headOf is s cut to about n characters, at the last line break or space
+// of the cut's last fifth when there is one, with a ShortenedLine; s itself
+// when it is no longer than n characters.
+func headOf(s string, n int) string {
+	total := utf8.RuneCountInString(s)
+	if total <= n {
+		return s
+	}
+	cut := 0
+	for i := range s {
+		if cut == n {
+			cut = i
+			break
+		}
+		cut++
+	}
+	head := s[:cut]
+	if k := strings.LastIndexAny(head, "\n "); k > len(head)*4/5 {
+		head = head[:k]
+	}
+	head = strings.TrimRight(head, " \n")
+	return head + "\n" + ShortenedLine(utf8.RuneCountInString(head), total)
 }
 
 // ProgramsFoldedLine stands for a prior turn's n programs when they were
@@ -175,7 +213,8 @@ func DroppedTurnsLine(first, last int) string {
 
 // FoldedConversationSoFar renders CONVERSATION-SO-FAR like ConversationSoFar
 // with fold applied: the `you ran:` lines of the oldest fold.Programs turns
-// replaced by one ProgramsFoldedLine each, and the oldest fold.Drop turns
+// replaced by one ProgramsFoldedLine each, the requests and answers of the
+// oldest fold.Answers turns cut to their heads, and the oldest fold.Drop turns
 // replaced by one DroppedTurnsLine naming their positions (a last resort:
 // it drops answers). Counts <= 0 fold nothing; counts beyond len(turns)
 // fold them all. Turns folded by fold_session render as their fold's line
@@ -203,6 +242,9 @@ func FoldedConversationSoFar(turns []TurnRecap, fold RecapFold) string {
 		ran := t.ranLines()
 		if len(t.Ran) > 0 && i < fold.Programs {
 			ran = []string{ProgramsFoldedLine(len(t.Ran))}
+		}
+		if i < fold.Answers {
+			req, ans = headOf(req, RecapHeadChars), headOf(ans, RecapHeadChars)
 		}
 		if req == "" && ans == "" && len(ran) == 0 {
 			continue

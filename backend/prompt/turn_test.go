@@ -262,6 +262,31 @@ func TestSizeLabel(t *testing.T) {
 	}
 }
 
+// Shortening the oldest turns keeps each request's and answer's head, cut
+// at a space near the cut, and says how much was kept; short ones and the
+// newer turns render unchanged.
+func TestFoldedConversationSoFarShortensAnswers(t *testing.T) {
+	long := strings.Repeat("word ", 200) // 1,000 characters
+	turns := []TurnRecap{
+		{Position: 1, Request: "tiny", Answer: long + "end", Status: StatusDone},
+		{Position: 2, Request: long, Answer: "short answer", Status: StatusDone},
+		{Position: 3, Request: "third", Answer: long + "é end", Status: StatusDone},
+	}
+	got := FoldedConversationSoFar(turns, RecapFold{Answers: 2})
+	head := strings.TrimSpace(strings.Repeat("word ", RecapHeadChars/5))
+	want := ";; -- CONVERSATION-SO-FAR --\n" +
+		"# ── turn 1 ──\nuser asked:\ntiny\nyou answered:\n" + head + "\n" + ShortenedLine(len(head), 1003) + "\n\n" +
+		"# ── turn 2 ──\nuser asked:\n" + head + "\n" + ShortenedLine(len(head), 999) + "\nyou answered:\nshort answer\n\n" +
+		"# ── turn 3 ──\nuser asked:\nthird\nyou answered:\n" + long + "é end\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("two of three shortened (-want +got):\n%s", diff)
+	}
+	// Characters, not bytes: a head of multi-byte text is cut between runes.
+	if h := headOf(strings.Repeat("é", 500), 400); !strings.HasPrefix(h, strings.Repeat("é", 400)+"\n") || !strings.Contains(h, "400 of 500 characters kept") {
+		t.Errorf("head of multi-byte text = %.60q…", h)
+	}
+}
+
 // Dropping the oldest turns to fit the context window leaves one line that
 // names them; the newer turns and the current request render unchanged.
 func TestFoldedConversationSoFar(t *testing.T) {

@@ -55,7 +55,7 @@ describe('TurnCard', () => {
 
   it('marks a turn whose request was folded to fit the context window', () => {
     const note = 'Earlier programs folded to fit the context: 4 turn(s) (1–4); every answer kept.'
-    const fold = { outputs_dropped: 0, programs_folded: 4, outputs_clipped: 0, turns_dropped: 0, request_tokens: 900, note }
+    const fold = { outputs_dropped: 0, programs_folded: 4, outputs_clipped: 0, answers_shortened: 0, turns_dropped: 0, request_tokens: 900, note }
     expect(text($(render({ ...recorded, context_fold: fold }), 'context-fold'))).toBe('⋯ ' + note)
   })
 

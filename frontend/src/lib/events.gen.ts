@@ -365,8 +365,9 @@ export interface TurnChanges {
  * ContextCompaction is what gave way in a turn's request to fit the
  * model's window, in all so far in the turn. The order it gives way in:
  * this turn's older outputs, the programs of earlier turns, the middle of
- * the newest outputs, and only as the last resort earlier turns whole,
- * their answers with them.
+ * the newest outputs, earlier turns' requests and answers cut to their
+ * heads, and only as the last resort earlier turns whole, their answers
+ * with them.
  */
 export interface ContextCompaction {
   /** This turn's settled outputs replaced by a stub. */
@@ -378,6 +379,11 @@ export interface ContextCompaction {
   programs_folded: number
   /** Outputs of the newest iteration clipped in the middle. */
   outputs_clipped: number
+  /**
+   * Earlier turns whose requests and answers keep only their heads
+   * (every turn and answer still there).
+   */
+  answers_shortened: number
   /** Earlier turns dropped from the recap whole, answers too. */
   turns_dropped: number
   /** The request's estimated size afterwards. */

@@ -359,7 +359,7 @@ describe('applyEvents', () => {
   })
 
   it('marks the turn a context fold happened in, with a banner only when not quiet', () => {
-    const fold = { outputs_dropped: 0, programs_folded: 4, outputs_clipped: 0, turns_dropped: 0, request_tokens: 900, note: 'Earlier programs folded to fit the context: 4 turn(s) (1–4); every answer kept.' }
+    const fold = { outputs_dropped: 0, programs_folded: 4, outputs_clipped: 0, answers_shortened: 0, turns_dropped: 0, request_tokens: 900, note: 'Earlier programs folded to fit the context: 4 turn(s) (1–4); every answer kept.' }
     const { view } = applyEvents(base(), [
       ev(11, 'turn-start', { request: 'q' }),
       ev(12, 'warning', { message: 'Context window full: folded the programs of turn(s) 1–4 from the request', context: fold, quiet: true }),

@@ -1551,6 +1551,7 @@ export namespace events {
 	    outputs_dropped: number;
 	    programs_folded: number;
 	    outputs_clipped: number;
+	    answers_shortened: number;
 	    turns_dropped: number;
 	    request_tokens: number;
 	    note: string;
@@ -1564,6 +1565,7 @@ export namespace events {
 	        this.outputs_dropped = source["outputs_dropped"];
 	        this.programs_folded = source["programs_folded"];
 	        this.outputs_clipped = source["outputs_clipped"];
+	        this.answers_shortened = source["answers_shortened"];
 	        this.turns_dropped = source["turns_dropped"];
 	        this.request_tokens = source["request_tokens"];
 	        this.note = source["note"];
