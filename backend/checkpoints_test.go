@@ -2,10 +2,8 @@ package backend
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,64 +14,8 @@ import (
 	"github.com/visdesktop/vis/backend/confine"
 	"github.com/visdesktop/vis/backend/events"
 	"github.com/visdesktop/vis/backend/provider/providertest"
+	"github.com/visdesktop/vis/internal/fixture"
 )
-
-// treeHash hashes a workspace's entries (names, types, permission bits,
-// contents, link targets), skipping .git and the names in skip.
-func treeHash(t *testing.T, root string, skip ...string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		for _, s := range append(skip, ".git") {
-			if rel == s {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			fmt.Fprintf(h, "d %s\n", rel)
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			fmt.Fprintf(h, "l %s %s\n", rel, target)
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "f %s %o %x\n", rel, fi.Mode().Perm(), sha256.Sum256(b))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))
-}
-
-func put(t *testing.T, ws, rel, content string, perm fs.FileMode) {
-	t.Helper()
-	p := filepath.Join(ws, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), perm); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(p, perm); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // The program a scripted model runs: host functions write and patch, the
 // shell deletes, renames, chmods, runs sed -i and a script that makes a
@@ -98,23 +40,23 @@ func TestTurnCheckpointDiffUndoRedo(t *testing.T) {
 	defer stop()
 	ctx := context.Background()
 	ws := t.TempDir()
-	put(t, ws, "a.txt", "one\ntwo\nthree\n", 0o644)
-	put(t, ws, "b.txt", "bye\n", 0o644)
-	put(t, ws, "c.txt", "moving\nfour\nlines\nhere\n", 0o644)
-	put(t, ws, "secret", "k\n", 0o600)
-	put(t, ws, "tool", "#!/bin/sh\n", 0o644)
-	put(t, ws, "bin.dat", "\x00\x00bin", 0o644)
-	put(t, ws, "mk.sh", "mkdir -p gen/a/b && echo 1 > gen/a/b/c.txt && echo 2 > gen/top.txt\n", 0o644)
-	put(t, ws, ".gitignore", "build/\n", 0o644)
-	put(t, ws, "build/x.o", "obj\n", 0o644)
-	before := treeHash(t, ws, "build")
+	fixture.WriteMode(t, filepath.Join(ws, "a.txt"), "one\ntwo\nthree\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "b.txt"), "bye\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "c.txt"), "moving\nfour\nlines\nhere\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "secret"), "k\n", 0o600)
+	fixture.WriteMode(t, filepath.Join(ws, "tool"), "#!/bin/sh\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "bin.dat"), "\x00\x00bin", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "mk.sh"), "mkdir -p gen/a/b && echo 1 > gen/a/b/c.txt && echo 2 > gen/top.txt\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, ".gitignore"), "build/\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "build/x.o"), "obj\n", 0o644)
+	before := fixture.TreeHash(t, ws, "build")
 
 	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "change everything"})
 	if err != nil || res.Status != "done" {
 		t.Fatalf("turn: %+v %v", res, err)
 	}
 	sid := res.SessionID
-	after := treeHash(t, ws, "build")
+	after := fixture.TreeHash(t, ws, "build")
 	if after == before {
 		t.Fatal("the program changed nothing")
 	}
@@ -151,7 +93,7 @@ func TestTurnCheckpointDiffUndoRedo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := treeHash(t, ws, "build"); got != before {
+	if got := fixture.TreeHash(t, ws, "build"); got != before {
 		t.Fatalf("undo is not byte-exact: %+v", u)
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "build", "x.o")); string(b) != "out\n" {
@@ -179,12 +121,12 @@ func TestTurnCheckpointDiffUndoRedo(t *testing.T) {
 	if _, err := e.UndoTurn(ctx, sid, 2, UndoRefuse); err != nil {
 		t.Fatal(err)
 	}
-	if got := treeHash(t, ws, "build"); got != after {
+	if got := fixture.TreeHash(t, ws, "build"); got != after {
 		t.Fatal("redo does not bring the turn's changes back exactly")
 	}
 
 	// The person edits a file the redo wrote: undoing the redo names it.
-	put(t, ws, "new.txt", "mine\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "new.txt"), "mine\n", 0o644)
 	_, err = e.UndoTurn(ctx, sid, 4, UndoRefuse)
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !cmp.Equal(ce.Files, []string{"new.txt"}) {
@@ -206,8 +148,8 @@ func TestShellCommandIsCheckpointed(t *testing.T) {
 	defer e.Close()
 	ctx := context.Background()
 	ws := t.TempDir()
-	put(t, ws, "a.txt", "one\n", 0o644)
-	before := treeHash(t, ws)
+	fixture.WriteMode(t, filepath.Join(ws, "a.txt"), "one\n", 0o644)
+	before := fixture.TreeHash(t, ws)
 	res, err := e.Run(ctx, "", Input{Workspace: ws, Text: "!echo two >> a.txt && mkdir -p d && echo x > d/x"})
 	if err != nil || res.Status != "done" {
 		t.Fatalf("shell: %+v %v", res, err)
@@ -222,7 +164,7 @@ func TestShellCommandIsCheckpointed(t *testing.T) {
 	if _, err := e.UndoTurn(ctx, res.SessionID, 1, UndoRefuse); err != nil {
 		t.Fatal(err)
 	}
-	if treeHash(t, ws) != before {
+	if fixture.TreeHash(t, ws) != before {
 		t.Fatal("undoing the command did not restore the workspace")
 	}
 	if _, err := e.UndoTurn(ctx, res.SessionID, 7, UndoRefuse); err == nil || !strings.Contains(err.Error(), "no turn 7") {
@@ -256,8 +198,8 @@ patch("f.txt", old="line 18\n", new="LINE EIGHTEEN\n")`},
 	defer stop()
 	ctx := context.Background()
 	ws := t.TempDir()
-	put(t, ws, "a.txt", "old a\n", 0o644)
-	put(t, ws, "f.txt", orig, 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "a.txt"), "old a\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "f.txt"), orig, 0o644)
 	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "edit"})
 	if err != nil || res.Status != "done" {
 		t.Fatalf("turn: %+v %v", res, err)
@@ -356,7 +298,7 @@ write("c.txt", "temp\n")`},
 	defer e.Close()
 	ctx := context.Background()
 	ws := t.TempDir()
-	put(t, ws, "b.txt", "one\ntwo\nthree\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "b.txt"), "one\ntwo\nthree\n", 0o644)
 	res, err := e.RunTurn(ctx, SendRequest{Workspace: ws, Text: "first"})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/visdesktop/vis/backend/workspace"
+	"github.com/visdesktop/vis/internal/fixture"
 )
 
 // project writes n files of about 1 KiB, 100 per directory, last
@@ -20,7 +21,7 @@ func project(b *testing.B, n int) string {
 	ws := b.TempDir()
 	line := strings.Repeat("x", 60) + "\n"
 	for i := 0; i < n; i++ {
-		write(b, ws, fmt.Sprintf("pkg%03d/file%05d.go", i/100, i), fmt.Sprintf("// file %d\n%s", i, strings.Repeat(line, 16)), 0o644)
+		fixture.WriteMode(b, filepath.Join(ws, fmt.Sprintf("pkg%03d/file%05d.go", i/100, i)), fmt.Sprintf("// file %d\n%s", i, strings.Repeat(line, 16)), 0o644)
 	}
 	// A project's files are older than its last snapshot.
 	old := time.Now().Add(-time.Hour)
@@ -178,7 +179,7 @@ func benchDiff(b *testing.B, n int) {
 	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
 		b.Fatal(err)
 	}
-	write(b, ws, "pkg001/file00100.go", "changed\n", 0o644)
+	fixture.WriteMode(b, filepath.Join(ws, "pkg001/file00100.go"), "changed\n", 0o644)
 	if _, err := k.Take(ctx, ws, 1, After); err != nil {
 		b.Fatal(err)
 	}

@@ -15,69 +15,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/internal/fixture"
 )
-
-// TreeHash hashes a directory's files, symlinks and directories (names,
-// types, permission bits of files, contents, link targets), skipping .git
-// and the paths skip names.
-func TreeHash(t testing.TB, root string, skip ...string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.Name() == ".git" && d.IsDir() {
-			return fs.SkipDir
-		}
-		for _, s := range skip {
-			if rel == s || strings.HasPrefix(rel, s+"/") {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			fmt.Fprintf(h, "d %s\n", rel)
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			fmt.Fprintf(h, "l %s -> %s\n", rel, target)
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "f %s %o %x\n", rel, fi.Mode().Perm(), sha256.Sum256(b))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))
-}
-
-func write(t testing.TB, root, rel, content string, perm fs.FileMode) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), perm); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(p, perm); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func sh(t testing.TB, dir, script string) {
 	t.Helper()
@@ -88,21 +27,21 @@ func sh(t testing.TB, dir, script string) {
 	}
 }
 
-// fixture is a small project: text, an executable, a private file, a
+// sampleWorkspace is a small project: text, an executable, a private file, a
 // symlink, a binary file, an ignored directory and file, an empty
 // directory.
-func fixture(t testing.TB) string {
+func sampleWorkspace(t testing.TB) string {
 	ws := t.TempDir()
-	write(t, ws, "a.txt", "one\ntwo\nthree\n", 0o644)
-	write(t, ws, "b.txt", "to be deleted\n", 0o644)
-	write(t, ws, "c.txt", "to be renamed\nline 2\nline 3\nline 4\n", 0o644)
-	write(t, ws, "run.sh", "#!/bin/sh\necho hi\n", 0o755)
-	write(t, ws, "secret", "key\n", 0o600)
-	write(t, ws, "bin.dat", "\x00\x01\x02binary\x00", 0o644)
-	write(t, ws, ".gitignore", "build/\n*.log\n", 0o644)
-	write(t, ws, "build/out.o", "object", 0o644)
-	write(t, ws, "x.log", "log", 0o644)
-	write(t, ws, "src/deep/keep.go", "package deep\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "a.txt"), "one\ntwo\nthree\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "b.txt"), "to be deleted\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "c.txt"), "to be renamed\nline 2\nline 3\nline 4\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "run.sh"), "#!/bin/sh\necho hi\n", 0o755)
+	fixture.WriteMode(t, filepath.Join(ws, "secret"), "key\n", 0o600)
+	fixture.WriteMode(t, filepath.Join(ws, "bin.dat"), "\x00\x01\x02binary\x00", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, ".gitignore"), "build/\n*.log\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "build/out.o"), "object", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "x.log"), "log", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "src/deep/keep.go"), "package deep\n", 0o644)
 	if err := os.Mkdir(filepath.Join(ws, "emptydir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -135,15 +74,15 @@ rm -r src
 func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := fixture(t)
+	ws := sampleWorkspace(t)
 	k := New(t.TempDir(), Options{})
 	ignored := []string{"build", "x.log"}
-	before := TreeHash(t, ws, ignored...)
+	before := fixture.TreeHash(t, ws, ignored...)
 	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
 		t.Fatal(err)
 	}
 	sh(t, ws, turnScript)
-	after := TreeHash(t, ws, ignored...)
+	after := fixture.TreeHash(t, ws, ignored...)
 	if _, err := k.Take(ctx, ws, 1, After); err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +125,7 @@ func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := TreeHash(t, ws, ignored...); got != before {
+	if got := fixture.TreeHash(t, ws, ignored...); got != before {
 		t.Fatalf("after undo the tree differs from before the turn (restored %v removed %v)", res.Restored, res.Removed)
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "build/out.o")); string(b) != "changed\n" {
@@ -196,7 +135,7 @@ func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
 	if _, err := k.Undo(ctx, ws, 2, UndoRefuse, turnID(3)); err != nil {
 		t.Fatal(err)
 	}
-	if got := TreeHash(t, ws, ignored...); got != after {
+	if got := fixture.TreeHash(t, ws, ignored...); got != after {
 		t.Fatal("after redo the tree differs from after the turn")
 	}
 }
@@ -204,7 +143,7 @@ func TestTurnIsUndoneByteExactAndRedone(t *testing.T) {
 func TestUndoConflicts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := fixture(t)
+	ws := sampleWorkspace(t)
 	k := New(t.TempDir(), Options{})
 	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
 		t.Fatal(err)
@@ -215,7 +154,7 @@ func TestUndoConflicts(t *testing.T) {
 	}
 	// The person edits a.txt and deletes n.txt after the turn.
 	sh(t, ws, "echo mine >> a.txt; rm n.txt")
-	snap := TreeHash(t, ws)
+	snap := fixture.TreeHash(t, ws)
 	_, err := k.Undo(ctx, ws, 1, UndoRefuse, turnID(2))
 	var ce *ConflictError
 	if !errors.As(err, &ce) {
@@ -224,7 +163,7 @@ func TestUndoConflicts(t *testing.T) {
 	if d := cmp.Diff([]string{"a.txt", "n.txt"}, ce.Files); d != "" {
 		t.Fatalf("conflicts (-want +got):\n%s", d)
 	}
-	if TreeHash(t, ws) != snap {
+	if fixture.TreeHash(t, ws) != snap {
 		t.Fatal("a refused undo changed files")
 	}
 	// Undo the rest: c.txt goes back, a.txt keeps the person's edit.
@@ -254,19 +193,19 @@ func TestTooLargeFilesAreRecordedNotKept(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
-	write(t, ws, "small.txt", "s\n", 0o644)
-	write(t, ws, "big.bin", strings.Repeat("x", 2000), 0o644)
-	write(t, ws, "grows.txt", "short\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "small.txt"), "s\n", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "big.bin"), strings.Repeat("x", 2000), 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "grows.txt"), "short\n", 0o644)
 	k := New(t.TempDir(), Options{MaxFileBytes: 1000, MaxTurnBytes: 1500})
 	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
 		t.Fatal(err)
 	}
 	// The turn changes the big file, grows a small one past the cap, and
 	// writes two files whose bytes together pass the turn's budget.
-	write(t, ws, "big.bin", strings.Repeat("y", 2000), 0o644)
-	write(t, ws, "grows.txt", strings.Repeat("g", 1200), 0o644)
-	write(t, ws, "p1.txt", strings.Repeat("1", 900), 0o644)
-	write(t, ws, "p2.txt", strings.Repeat("2", 900), 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "big.bin"), strings.Repeat("y", 2000), 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "grows.txt"), strings.Repeat("g", 1200), 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "p1.txt"), strings.Repeat("1", 900), 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "p2.txt"), strings.Repeat("2", 900), 0o644)
 	if _, err := k.Take(ctx, ws, 1, After); err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +254,7 @@ func TestTooLargeFilesAreRecordedNotKept(t *testing.T) {
 func TestProjectGitIsUntouched(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := fixture(t)
+	ws := sampleWorkspace(t)
 	git := func(args ...string) string {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = ws
@@ -360,7 +299,7 @@ func TestProjectGitIsUntouched(t *testing.T) {
 func TestUnchangedWorkspaceReusesTheSnapshot(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := fixture(t)
+	ws := sampleWorkspace(t)
 	k := New(t.TempDir(), Options{})
 	id1, err := k.Take(ctx, ws, 1, Before)
 	if err != nil {
@@ -378,7 +317,7 @@ func TestUnchangedWorkspaceReusesTheSnapshot(t *testing.T) {
 		t.Fatalf("no change, yet %d files in the diff (%s → %s)", len(ch.Files), id1, id2)
 	}
 	// A before snapshot is taken once.
-	write(t, ws, "a.txt", "x", 0o644)
+	fixture.WriteMode(t, filepath.Join(ws, "a.txt"), "x", 0o644)
 	id3, err := k.Take(ctx, ws, 1, Before)
 	if err != nil {
 		t.Fatal(err)
@@ -395,7 +334,7 @@ func TestUnchangedWorkspaceReusesTheSnapshot(t *testing.T) {
 // shadow repository's git.
 func TestInheritedGitEnvironmentIsIgnored(t *testing.T) {
 	ctx := context.Background()
-	ws := fixture(t)
+	ws := sampleWorkspace(t)
 	decoy := t.TempDir()
 	t.Setenv("GIT_DIR", decoy)
 	t.Setenv("GIT_INDEX_FILE", filepath.Join(decoy, "index"))

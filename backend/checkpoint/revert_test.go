@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/visdesktop/vis/internal/fixture"
 )
 
 func read(t testing.TB, ws, rel string) string {
@@ -27,7 +28,7 @@ func read(t testing.TB, ws, rel string) string {
 func TestRevertFile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := fixture(t)
+	ws := sampleWorkspace(t)
 	k := New(t.TempDir(), Options{})
 	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func TestRevertFile(t *testing.T) {
 	if _, err := k.Take(ctx, ws, 1, After); err != nil {
 		t.Fatal(err)
 	}
-	after := TreeHash(t, ws, "build", "x.log")
+	after := fixture.TreeHash(t, ws, "build", "x.log")
 
 	res, err := k.RevertFile(ctx, ws, 1, "secret", UndoRefuse, turnID(2))
 	if err != nil {
@@ -67,11 +68,11 @@ func TestRevertFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if TreeHash(t, ws, "build", "x.log") != after {
+	if fixture.TreeHash(t, ws, "build", "x.log") != after {
 		t.Fatal("undoing the reverts did not redo them exactly")
 	}
 	// Changed since: refused, then overwritten.
-	write(t, ws, "a.txt", "mine\n", 0o755)
+	fixture.WriteMode(t, filepath.Join(ws, "a.txt"), "mine\n", 0o755)
 	_, err = k.RevertFile(ctx, ws, 1, "a.txt", UndoRefuse, turnID(6))
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !cmp.Equal(ce.Files, []string{"a.txt"}) {
@@ -103,7 +104,7 @@ func TestRevertHunk(t *testing.T) {
 		lines = append(lines, "line "+strings.Repeat("x", i%3)+string(rune('a'+i%26)))
 	}
 	orig := strings.Join(lines, "\n") + "\n"
-	write(t, ws, "f.txt", orig, 0o600)
+	fixture.WriteMode(t, filepath.Join(ws, "f.txt"), orig, 0o600)
 	k := New(t.TempDir(), Options{})
 	if _, err := k.Take(ctx, ws, 1, Before); err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func TestRevertHunk(t *testing.T) {
 	changed[1] = "FIRST CHANGE"
 	changed[25] = "SECOND CHANGE"
 	turned := strings.Join(changed, "\n") + "\n"
-	write(t, ws, "f.txt", turned, 0o600)
+	fixture.WriteMode(t, filepath.Join(ws, "f.txt"), turned, 0o600)
 	if _, err := k.Take(ctx, ws, 1, After); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestRevertHunk(t *testing.T) {
 	}
 	// A later edit far from both hunks stays through the revert.
 	later := strings.Replace(turned, lines[13], "LATER", 1)
-	write(t, ws, "f.txt", later, 0o600)
+	fixture.WriteMode(t, filepath.Join(ws, "f.txt"), later, 0o600)
 	res, err := k.RevertHunk(ctx, ws, 1, "f.txt", 1, turnID(2))
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +139,7 @@ func TestRevertHunk(t *testing.T) {
 		t.Errorf("mode = %o, want 600", fi.Mode().Perm())
 	}
 	// The person rewrites the first hunk's line: it cannot be taken back.
-	write(t, ws, "f.txt", strings.Replace(want, "FIRST CHANGE", "MINE", 1), 0o600)
+	fixture.WriteMode(t, filepath.Join(ws, "f.txt"), strings.Replace(want, "FIRST CHANGE", "MINE", 1), 0o600)
 	_, err = k.RevertHunk(ctx, ws, 1, "f.txt", 0, turnID(3))
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !cmp.Equal(ce.Files, []string{"f.txt"}) {
@@ -147,7 +148,7 @@ func TestRevertHunk(t *testing.T) {
 	if !strings.Contains(read(t, ws, "f.txt"), "MINE") {
 		t.Fatal("a refused hunk changed the file")
 	}
-	write(t, ws, "f.txt", want, 0o600)
+	fixture.WriteMode(t, filepath.Join(ws, "f.txt"), want, 0o600)
 	// Undoing the revert puts the hunk back.
 	if _, err := k.Undo(ctx, ws, 2, UndoRefuse, turnID(3)); err != nil {
 		t.Fatal(err)
