@@ -90,10 +90,7 @@ func checkFeed(ctx context.Context, client *http.Client, feed, currentText strin
 	if lu, err := url.Parse(link); err != nil || (lu.Scheme != "https" && lu.Scheme != "http") {
 		link = "" // never hand the page a javascript: or file: link
 	}
-	notes := strings.TrimSpace(strings.SplitN(got.Notes, "\n", 2)[0])
-	if len(notes) > 200 {
-		notes = notes[:200] + "…"
-	}
+	notes := firstLine(got.Notes, 200) // by characters: a cut never splits one
 	return &UpdateNotice{Version: strings.TrimPrefix(strings.TrimSpace(got.Version), "v"), URL: link, Notes: notes, Current: currentText}, nil
 }
 

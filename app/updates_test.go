@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -56,6 +57,7 @@ func TestUpdateNotice(t *testing.T) {
 		{"not JSON", "1.0.0", 200, `<html>captive portal</html>`, nil, true, 1},
 		{"no version in it", "1.0.0", 200, `{"version":"latest"}`, nil, true, 1},
 		{"a server error", "1.0.0", 503, `{}`, nil, true, 1},
+		{"long notes are cut by characters", "1.0.0", 200, `{"version":"1.1","notes":"` + strings.Repeat("é", 300) + `"}`, &UpdateNotice{Version: "1.1", Current: "1.0.0", Notes: strings.Repeat("é", 199) + "…"}, false, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
