@@ -420,3 +420,14 @@ func TestAnnotationsOverContinuationLines(t *testing.T) {
 		t.Errorf("output %q, err %+v; want \"1 True\\n\" and an error on line 9", r.Output, r.Err)
 	}
 }
+
+// Strings joined over lines with comments between them, as the last
+// operand of a chained comparison: the comments do not hide the code after
+// them when the comparison is rewritten.
+func TestChainedComparisonOverCommentedStrings(t *testing.T) {
+	in := newInterp(t, Options{})
+	r := exec(t, in, "x = (\"a\" < \"b\" < # c\n  \"c\"  # d\n  \"d\")\nprint(x)\nint(\"x\")")
+	if r.Output != "True\n" || r.Err == nil || r.Err.Line != 5 {
+		t.Errorf("output %q, err %+v; want \"True\\n\" and an error on line 5", r.Output, r.Err)
+	}
+}

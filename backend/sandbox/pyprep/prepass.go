@@ -909,6 +909,9 @@ func joinAdjacentStrings(toks []token) []token {
 		var run []token
 		run = append(run, mk(tkOp, "(", toks[i].line))
 		for k := i; k <= last; k++ {
+			if toks[k].kind == tkComment {
+				continue // inside the atom a comment would hide what follows once a pass joins its lines
+			}
 			run = append(run, toks[k])
 			if k < last && sig(toks[k]) {
 				run = append(run, mk(tkOp, " +", toks[k].line))

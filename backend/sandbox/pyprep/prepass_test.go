@@ -354,6 +354,8 @@ func TestLineBreaksInRewrittenConstructs(t *testing.T) {
 		"match a:\n  case 1:\n    pass\nx",
 		"print(a is \\\n None)\nx",
 		"x = [a for a in b\n if a is\n not None]\nx",
+		"x = (\"a\" < \"b\" < # c\n\"c\"  # d\n\"d\")\nx",
+		"0000(<0<  #@L1@\n\"\"  #@L2@\n\"\"  #@L3@",
 	} {
 		for _, src := range []string{in, withMarkers(in)} {
 			out, err := Rewrite(src)
