@@ -43,8 +43,8 @@ const (
 	maxNameLen      = 64
 	skillFile       = "SKILL.md"
 	summaryIntro    = "Skills: folders of instructions (and files) for particular tasks, written by the person. When a task matches a skill's description, call `skill(\"name\")` first: it returns the skill's instructions and its files; read one of its files with `skill(\"name\", file=\"path\")`."
-	SourceProject   = "project" // <workspace>/.vis/skills
-	SourceHome      = "home"    // $VIS_HOME/skills
+	SourceProject   = config.SourceProject // <workspace>/.vis/skills
+	SourceHome      = config.SourceHome    // $VIS_HOME/skills
 	truncatedSuffix = "…"
 )
 
@@ -58,11 +58,7 @@ type Skill struct {
 
 // Dirs are the folders searched, lowest precedence first.
 func Dirs(visHome, workspace string, trusted bool) []string {
-	ds := []string{filepath.Join(visHome, "skills")}
-	if workspace != "" && trusted {
-		ds = append(ds, filepath.Join(workspace, ".vis", "skills"))
-	}
-	return ds
+	return config.PersonDirs(visHome, workspace, "skills", trusted)
 }
 
 var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
@@ -70,42 +66,17 @@ var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^
 // Load finds the skills of the home and (trusted) the project, sorted by
 // name. Warnings name the folders skipped and why.
 func Load(visHome, workspace string, trusted bool) ([]Skill, []string) {
-	byName := map[string]Skill{}
-	var warnings []string
-	for i, dir := range Dirs(visHome, workspace, trusted) {
-		source := SourceHome
-		if i > 0 {
-			source = SourceProject
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			if !os.IsNotExist(err) {
-				warnings = append(warnings, fmt.Sprintf("skills in %s: %v", dir, err))
-			}
-			continue
-		}
-		for _, ent := range entries {
-			sd := filepath.Join(dir, ent.Name())
+	return config.PersonFiles(visHome, workspace, "skills", trusted, "skill", "skills",
+		func(sd string, ent fs.DirEntry, source string) (string, Skill, bool, error) {
 			if fi, err := os.Stat(sd); err != nil || !fi.IsDir() || strings.HasPrefix(ent.Name(), ".") {
-				continue
+				return "", Skill{}, true, nil
 			}
 			s, err := read(sd, source)
 			if errors.Is(err, fs.ErrNotExist) {
-				continue // no SKILL.md: not a skill
+				return "", Skill{}, true, nil // no SKILL.md: not a skill
 			}
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("skill %s skipped: %v", sd, err))
-				continue
-			}
-			byName[s.Name] = s
-		}
-	}
-	out := make([]Skill, 0, len(byName))
-	for _, s := range byName {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, warnings
+			return s.Name, s, false, err
+		})
 }
 
 // Find returns the skill named name.

@@ -21,10 +21,10 @@ package userprompts
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -37,8 +37,8 @@ const MaxBytes = 256 << 10
 
 // Where a prompt file comes from.
 const (
-	SourceProject = "project" // <workspace>/.vis/prompts
-	SourceHome    = "home"    // $VIS_HOME/prompts
+	SourceProject = config.SourceProject // <workspace>/.vis/prompts
+	SourceHome    = config.SourceHome    // $VIS_HOME/prompts
 )
 
 // Prompt is one prompt file.
@@ -54,11 +54,7 @@ type Prompt struct {
 // Dirs are the folders read for workspace, lowest precedence first: the
 // home's, then the project's when trusted.
 func Dirs(visHome, workspace string, trusted bool) []string {
-	ds := []string{filepath.Join(visHome, "prompts")}
-	if workspace != "" && trusted {
-		ds = append(ds, filepath.Join(workspace, ".vis", "prompts"))
-	}
-	return ds
+	return config.PersonDirs(visHome, workspace, "prompts", trusted)
 }
 
 var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
@@ -67,39 +63,14 @@ var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^
 // sorted by name; a project's file replaces a home file of the same name.
 // Warnings name the files skipped and why.
 func Load(visHome, workspace string, trusted bool) ([]Prompt, []string) {
-	byName := map[string]Prompt{}
-	var warnings []string
-	for i, dir := range Dirs(visHome, workspace, trusted) {
-		source := SourceHome
-		if i > 0 {
-			source = SourceProject
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			if !os.IsNotExist(err) {
-				warnings = append(warnings, fmt.Sprintf("prompt files in %s: %v", dir, err))
-			}
-			continue
-		}
-		for _, ent := range entries {
+	return config.PersonFiles(visHome, workspace, "prompts", trusted, "prompt file", "prompt files",
+		func(path string, ent fs.DirEntry, source string) (string, Prompt, bool, error) {
 			if ent.IsDir() || !strings.HasSuffix(strings.ToLower(ent.Name()), ".md") {
-				continue
+				return "", Prompt{}, true, nil
 			}
-			path := filepath.Join(dir, ent.Name())
 			p, err := read(path, source)
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("prompt file %s skipped: %v", path, err))
-				continue
-			}
-			byName[p.Name] = p
-		}
-	}
-	out := make([]Prompt, 0, len(byName))
-	for _, p := range byName {
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, warnings
+			return p.Name, p, false, err
+		})
 }
 
 // Find returns the prompt named name (with or without the slash, any case).
