@@ -431,3 +431,12 @@ func TestChainedComparisonOverCommentedStrings(t *testing.T) {
 		t.Errorf("output %q, err %+v; want \"True\\n\" and an error on line 5", r.Output, r.Err)
 	}
 }
+
+// Generator expressions nested in each other's brackets run as in CPython.
+func TestNestedGeneratorExpressionsRun(t *testing.T) {
+	in := newInterp(t, Options{})
+	r := exec(t, in, "x = (sum(y for y in z) for z in [[1, 2], [3]])\nprint(list(x), max(len(s) for s in (u.strip() for u in ['a ', ' bc'])))")
+	if r.Err != nil || r.Output != "[3, 3] 2\n" {
+		t.Errorf("output %q, err %+v; want \"[3, 3] 2\\n\"", r.Output, r.Err)
+	}
+}

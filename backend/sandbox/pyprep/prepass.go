@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -1073,16 +1074,26 @@ func genexpInCalls(toks []token) []token {
 	if len(edits) == 0 {
 		return toks
 	}
-	// apply from the end so indices stay valid
-	for k := len(edits) - 1; k >= 0; k-- {
-		e := edits[k]
+	// The parentheses that become brackets change in place; then the
+	// brackets a call's argument gets are inserted from the last position
+	// back, so no insertion moves a position still to come (an edit inside
+	// another's brackets would otherwise shift the outer one's close).
+	type insert struct {
+		at  int
+		tok token
+	}
+	var ins []insert
+	for _, e := range edits {
 		if e.call {
-			toks = splice(toks, e.close, mk(tkOp, "]", toks[e.close].line))
-			toks = splice(toks, e.open+1, mk(tkOp, "[", toks[e.open].line))
+			ins = append(ins, insert{e.open + 1, mk(tkOp, "[", toks[e.open].line)}, insert{e.close, mk(tkOp, "]", toks[e.close].line)})
 		} else {
 			toks[e.open].text = "["
 			toks[e.close].text = "]"
 		}
+	}
+	sort.SliceStable(ins, func(a, b int) bool { return ins[a].at > ins[b].at })
+	for _, in := range ins {
+		toks = splice(toks, in.at, in.tok)
 	}
 	return toks
 }

@@ -365,3 +365,20 @@ func TestLineBreaksInRewrittenConstructs(t *testing.T) {
 		}
 	}
 }
+
+// A generator expression inside another's brackets: the inner call's
+// inserted brackets moved the outer one's close, which then landed on
+// another token ("(sum(y for y in z) for z in w)" came out as
+// "[sum([y ...]) for z in]__it(w))"; found by FuzzPrepass on a malformed
+// input with the same shape).
+func TestNestedGeneratorExpressions(t *testing.T) {
+	for in, want := range map[string]string{
+		"x = (sum(y for y in z) for z in w)": "x = [sum([y for y in __it(z)]) for z in __it(w)]",
+		"x = f(g(y for y in z) for z in w)":  "x = f([g([y for y in __it(z)]) for z in __it(w)])",
+		"(for (()(for ))\n0)":                "[for (()([for ]))\n0]",
+	} {
+		if got, err := Rewrite(in); err != nil || got != want {
+			t.Errorf("Rewrite(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
