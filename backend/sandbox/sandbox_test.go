@@ -440,3 +440,13 @@ func TestNestedGeneratorExpressionsRun(t *testing.T) {
 		t.Errorf("output %q, err %+v; want \"[3, 3] 2\\n\"", r.Output, r.Err)
 	}
 }
+
+// A self-documenting field over lines with a spec over lines: CPython's
+// text, and the lines after it keep their numbers.
+func TestFStringSelfDocOverLines(t *testing.T) {
+	in := newInterp(t, Options{})
+	r := exec(t, in, "x = f\"\"\"{(1 +\n 2)=:\n>4}\"\"\"\nprint(repr(x))\nint(\"x\")")
+	if want := "'(1 +\\n 2)=\\n\\n\\n3'\n"; r.Output != want || r.Err == nil || r.Err.Line != 5 {
+		t.Errorf("output %q, err %+v; want %q and an error on line 5", r.Output, r.Err, want)
+	}
+}

@@ -431,13 +431,21 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 		}
 		i = j + 1
 		flush()
-		if selfDoc { // the text once, escaped: its line breaks are the expression's below
-			parts = append(parts, strconv.Quote(exprText+"="))
+		field := len(parts)
+		src := exprText
+		if selfDoc {
+			// The text keeps the field's line breaks; the expression, written
+			// a second time, goes on one line (its comments left out).
+			parts = append(parts, lineQuote(exprText+"="))
 			if conv == "" && spec == "" {
 				conv = "r"
 			}
+			var err error
+			if src, err = oneLine(exprText, line); err != nil {
+				return "", err
+			}
 		}
-		inner, err := rewriteExpr(exprText, line)
+		inner, err := rewriteExpr(src, line)
 		if err != nil {
 			return "", err
 		}
@@ -449,14 +457,15 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 		case specExpr != "":
 			parts = append(parts, fmt.Sprintf("__fv(%s, %s, %q)", inner, specExpr, conv))
 		case spec != "" || conv != "":
-			parts = append(parts, fmt.Sprintf("__fv(%s, %q, %q)", inner, spec, conv))
+			parts = append(parts, fmt.Sprintf("__fv(%s, %s, %q)", inner, lineQuote(spec), conv))
 		default:
 			parts = append(parts, fmt.Sprintf("__fv(%s)", inner))
 		}
-		// A line break in the spec is quoted as \n: the call gets it back
-		// before its closing parenthesis, so the lines after keep their numbers.
+		// Any line break of the field the parts above do not hold goes back
+		// before the call's closing parenthesis, so the lines after keep
+		// their numbers.
 		last := parts[len(parts)-1]
-		if miss := strings.Count(body[start:i], "\n") - strings.Count(last, "\n"); miss > 0 {
+		if miss := strings.Count(body[start:i], "\n") - strings.Count(strings.Join(parts[field:], ""), "\n"); miss > 0 {
 			parts[len(parts)-1] = last[:len(last)-1] + strings.Repeat("\n", miss) + ")"
 		}
 	}
@@ -471,6 +480,44 @@ func fstringExpr(body, prefix, quote string, raw bool, line int) (string, error)
 		return "(" + parts[0] + ")", nil
 	}
 	return "(" + strings.Join(parts, " + ") + ")", nil
+}
+
+// lineQuote is s as a Starlark string literal whose line breaks stay line
+// breaks (a triple-quoted literal when s has any), so that what follows
+// them in the source keeps its line.
+func lineQuote(s string) string {
+	if !strings.Contains(s, "\n") {
+		return strconv.Quote(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		q := strconv.Quote(l)
+		lines[i] = q[1 : len(q)-1]
+	}
+	return `"""` + strings.Join(lines, "\n") + `"""`
+}
+
+// oneLine is an f-string field's expression on one line: its comments
+// left out, its line breaks (inside brackets, or continuations) spaces.
+func oneLine(src string, line int) (string, error) {
+	if !strings.Contains(src, "\n") {
+		return src, nil
+	}
+	toks, err := tokenize(src, line)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, t := range toks {
+		switch {
+		case t.kind == tkComment:
+		case t.kind != tkString && strings.Contains(t.text, "\n"):
+			b.WriteByte(' ')
+		default:
+			b.WriteString(t.text)
+		}
+	}
+	return b.String(), nil
 }
 
 // rewriteExpr applies the expression-level passes to a fragment (an f-string field).

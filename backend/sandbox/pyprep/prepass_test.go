@@ -356,6 +356,11 @@ func TestLineBreaksInRewrittenConstructs(t *testing.T) {
 		"x = [a for a in b\n if a is\n not None]\nx",
 		"x = (\"a\" < \"b\" < # c\n\"c\"  # d\n\"d\")\nx",
 		"0000(<0<  #@L1@\n\"\"  #@L2@\n\"\"  #@L3@",
+		"x = f\"\"\"{1!r:\n>5}\"\"\"\nx",
+		"x = f\"\"\"{1\n=}\"\"\"\nx",
+		"x = f\"\"\"{(1 +\n 2)=:\n>9}\"\"\"\nx",
+		"x = f\"\"\"{1:{2\n}}\"\"\"\nx",
+		"f\"\"\"{0:  #@L1@\n  #@L2@\n}\"\"\"  #@L3@",
 	} {
 		for _, src := range []string{in, withMarkers(in)} {
 			out, err := Rewrite(src)
