@@ -647,6 +647,20 @@ func matchBrackets(toks []token) map[int]int {
 func isOp(t token, s string) bool   { return t.kind == tkOp && t.text == s }
 func isName(t token, s string) bool { return t.kind == tkName && t.text == s }
 
+// opens and closes: t is an opening or a closing bracket; nesting is how t
+// changes the bracket depth (+1, -1 or 0).
+func opens(t token) bool  { return t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") }
+func closes(t token) bool { return t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") }
+func nesting(t token) int {
+	switch {
+	case opens(t):
+		return 1
+	case closes(t):
+		return -1
+	}
+	return 0
+}
+
 func mk(kind tokKind, text string, line int) token { return token{kind: kind, text: text, line: line} }
 
 // keptBreaks appends to out the tokens of dropped that carry a line break
@@ -768,14 +782,11 @@ func exprPassesStop(toks []token, stop stopCheck) ([]token, error) {
 func unpackStrings(toks []token) []token {
 	depth, eq, targetComma := 0, -1, false
 	for i, t := range toks {
-		if t.kind != tkOp {
+		if d := nesting(t); d != 0 || t.kind != tkOp {
+			depth += d
 			continue
 		}
 		switch {
-		case t.text == "(" || t.text == "[" || t.text == "{":
-			depth++
-		case t.text == ")" || t.text == "]" || t.text == "}":
-			depth--
 		case depth != 0:
 		case t.text == "=":
 			if eq >= 0 {
@@ -819,15 +830,8 @@ var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "
 func valueStart(toks []token) int {
 	depth, from := 0, 0
 	for i, t := range toks {
-		if t.kind != tkOp {
-			continue
-		}
-		switch {
-		case t.text == "(" || t.text == "[" || t.text == "{":
-			depth++
-		case t.text == ")" || t.text == "]" || t.text == "}":
-			depth--
-		case depth == 0 && assignOps[t.text]:
+		depth += nesting(t)
+		if depth == 0 && t.kind == tkOp && assignOps[t.text] {
 			from = i + 1
 		}
 	}
@@ -878,11 +882,8 @@ func rewriteSubscripts(toks []token, stop stopCheck) ([]token, error) {
 			if t.kind != tkOp {
 				continue
 			}
+			depth += nesting(t)
 			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
 			case ":":
 				if depth == 0 {
 					colons = append(colons, i)
@@ -990,11 +991,8 @@ func setLiterals(toks []token) []token {
 		for k := i + 1; k < c; k++ {
 			t := toks[k]
 			if t.kind == tkOp {
+				depth += nesting(t)
 				switch t.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
 				case ":", "**":
 					if depth == 0 {
 						isDict = true
@@ -1033,11 +1031,8 @@ func dictUnpacking(inner []token) (string, bool) {
 	has := false
 	for k, t := range inner {
 		if t.kind == tkOp {
+			depth += nesting(t)
 			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
 			case ",":
 				if depth == 0 {
 					elems = append(elems, inner[start:k])
@@ -1100,7 +1095,7 @@ func genexpInCalls(toks []token) []token {
 		hasFor := false
 		for k := i + 1; k < c; k++ {
 			tk := toks[k]
-			if tk.kind == tkOp && (tk.text == "(" || tk.text == "[" || tk.text == "{") {
+			if opens(tk) {
 				if end, ok := m[k]; ok && end > k {
 					k = end
 				}
@@ -1158,14 +1153,7 @@ func wrapForIterables(toks []token) []token {
 		in := -1
 		for k := i + 1; k < len(toks); k++ {
 			t := toks[k]
-			if t.kind == tkOp {
-				switch t.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
-				}
-			}
+			depth += nesting(t)
 			if depth < 0 || t.kind == tkNewline {
 				break
 			}
@@ -1252,7 +1240,7 @@ func operandStart(toks []token, m map[int]int, e int) int {
 	i := e
 	for {
 		t := toks[i]
-		if t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") {
+		if closes(t) {
 			o, ok := m[i]
 			if !ok {
 				return i
@@ -1291,7 +1279,7 @@ func operandEnd(toks []token, m map[int]int, s int) int {
 	if i >= len(toks) {
 		return len(toks) - 1
 	}
-	if t := toks[i]; t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") {
+	if t := toks[i]; opens(t) {
 		if c, ok := m[i]; ok {
 			i = c
 		}
@@ -1417,12 +1405,12 @@ func rewriteChainedComparisons(toks []token) []token {
 		for i := 0; i < len(toks) && found == nil; i++ {
 			t := toks[i]
 			d := len(segStart) - 1
-			if t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") {
+			if opens(t) {
 				segStart = append(segStart, i+1)
 				ops = append(ops, nil)
 				continue
 			}
-			closeSeg := t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}")
+			closeSeg := closes(t)
 			if closeSeg || boundary(t) {
 				if len(ops[d]) >= 2 {
 					found = ops[d]
@@ -1457,9 +1445,9 @@ func rewriteChainedComparisons(toks []token) []token {
 		depth := 0
 		for k := found[len(found)-1] + 1; k < len(toks); k++ {
 			t := toks[k]
-			if t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{") {
+			if opens(t) {
 				depth++
-			} else if t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") {
+			} else if closes(t) {
 				if depth == 0 {
 					end = prevSig(toks, k)
 					break
@@ -1644,11 +1632,8 @@ func rewriteStatement(stmt []token) ([]token, error) {
 	depth := 0
 	for i, t := range stmt {
 		if t.kind == tkOp {
+			depth += nesting(t)
 			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
 			case "=":
 				if depth == 0 {
 					eqs = append(eqs, i)
@@ -1907,14 +1892,7 @@ func stripDefAnnotations(stmt []token) []token {
 	skipping := false
 	for i := open + 1; i < closeIdx; i++ {
 		t := stmt[i]
-		if t.kind == tkOp {
-			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
-		}
+		depth += nesting(t)
 		if depth == 0 && isOp(t, ":") && !skipping {
 			skipping = true
 			changed = true
@@ -1941,14 +1919,7 @@ func stripDefAnnotations(stmt []token) []token {
 		k := j
 		for ; k < len(rest); k++ {
 			t := rest[k]
-			if t.kind == tkOp {
-				switch t.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
-				}
-			}
+			depth += nesting(t)
 			if depth == 0 && isOp(t, ":") {
 				break
 			}
@@ -1970,11 +1941,8 @@ func stripVarAnnotation(stmt []token, line int) []token {
 	depth := 0
 	for i, t := range stmt {
 		if t.kind == tkOp {
+			depth += nesting(t)
 			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
 			case ":":
 				if depth == 0 && colon < 0 {
 					colon = i
