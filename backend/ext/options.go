@@ -146,12 +146,12 @@ func EnvOf(opts map[string]any) ([]string, error) {
 		for k, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf(`env[%q] must be a string, got %s (e.g. {"env": {"DEBUG": "1"}})`, k, typeName(e))
+				return nil, fmt.Errorf(`env[%q] must be a string, got %s (e.g. {"env": {"DEBUG": "1"}})`, k, TypeName(e))
 			}
 			m[k] = s
 		}
 	default:
-		return nil, fmt.Errorf(`env must be a dict of strings, got %s (e.g. {"env": {"DEBUG": "1"}})`, typeName(v))
+		return nil, fmt.Errorf(`env must be a dict of strings, got %s (e.g. {"env": {"DEBUG": "1"}})`, TypeName(v))
 	}
 	out := make([]string, 0, len(m))
 	for k, s := range m {
@@ -180,7 +180,7 @@ func ArgsOf(opts map[string]any) ([]string, error) {
 		for _, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf("args entries must be strings, got %s", typeName(e))
+				return nil, fmt.Errorf("args entries must be strings, got %s", TypeName(e))
 			}
 			out = append(out, s)
 		}
@@ -188,7 +188,7 @@ func ArgsOf(opts map[string]any) ([]string, error) {
 	case string:
 		return nil, fmt.Errorf(`args must be a list of strings, one per argument (e.g. {"args": %s}), not one string`, quoteFields(x))
 	}
-	return nil, fmt.Errorf(`args must be a list of strings (e.g. {"args": ["-v"]}), got %s`, typeName(v))
+	return nil, fmt.Errorf(`args must be a list of strings (e.g. {"args": ["-v"]}), got %s`, TypeName(v))
 }
 
 func quoteFields(s string) string {
@@ -203,7 +203,9 @@ func quoteFields(s string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-func typeName(v any) string {
+// TypeName is how a message to the model names v's type, in Python's words
+// ("a string", "a list", "a dict", "None"; Go's name for anything else).
+func TypeName(v any) string {
 	switch v.(type) {
 	case nil:
 		return "None"

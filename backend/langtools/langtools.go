@@ -877,7 +877,7 @@ func (f *Facade) callRepl(ctx context.Context, verb string, args []any, kwargs m
 	hasLead := false
 	var payload map[string]any
 	bare := func(v any) error {
-		return badArgs(verb, "the options must be a dict, not %s (%v)", typeName(v), v)
+		return badArgs(verb, "the options must be a dict, not %s (%v)", ext.TypeName(v), v)
 	}
 	switch len(args) {
 	case 0:
@@ -1044,22 +1044,6 @@ func (f *Facade) isReplID(s string) bool {
 		return true
 	}
 	return !languageName().MatchString(s)
-}
-
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "None"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case bool:
-		return "a bool"
-	case int64, float64:
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // resourceList lists the session's live REPLs as plain maps, optionally
