@@ -70,5 +70,16 @@ scenario('review-in-place', async (h) => {
   expect(await net.innerText()).toBe('+LINE TWO')
   await h.page.locator('[data-testid="session-changes-close"]').click()
   await until('the Changes view to close', async () => (await h.page.locator('[data-testid="session-changes"]').count()) === 0)
+
+  // A turn's number in the Changes view shows that turn: the view closes
+  // and the transcript scrolls to turn 1, marked as focused.
+  await h.page.locator('[data-testid="session-changes-button"]').click()
+  await until('the Changes view to list f.txt again', async () => (await row.count()) === 1)
+  await row.locator('[data-testid="session-changes-turn"]', { hasText: '1' }).click()
+  await until('the Changes view to close on a turn', async () => (await h.page.locator('[data-testid="session-changes"]').count()) === 0)
+  await until('turn 1 to be shown', async () => (await h.page.locator('[data-testid="turn"][data-turn="1"][data-focused]').count()) === 1)
+  const box = await h.page.locator('[data-testid="turn"][data-turn="1"]').boundingBox()
+  expect(box && box.y >= 0 && box.y < 300).toBe(true)
+  await h.record('changes-jump')
   await h.assertHealthy()
 })

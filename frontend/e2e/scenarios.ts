@@ -134,7 +134,7 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
   },
   'review-in-place': {
     needs:
-      'the turn diff’s turn-diff-revert-hunk, numbered turn-diff-line[data-line][data-side] opening turn-diff-comment-text / turn-diff-comment-add, turn-diff-send-comments (the composer’s Submit), the revert as a turn (turn-request), the fake LLM request log, the session’s Changes view (session-changes-button, session-changes-file[data-path][data-status] with -turns, -net, -open, -diff, -close)',
+      'the turn diff’s turn-diff-revert-hunk, numbered turn-diff-line[data-line][data-side] opening turn-diff-comment-text / turn-diff-comment-add, turn-diff-send-comments (the composer’s Submit), the revert as a turn (turn-request), the fake LLM request log, the session’s Changes view (session-changes-button, session-changes-file[data-path][data-status] with -turns, -net, -open, -diff, -close; session-changes-turn showing its turn: turn[data-focused])',
     run: true,
   },
   'split-panes': {
