@@ -450,3 +450,14 @@ func TestFStringSelfDocOverLines(t *testing.T) {
 		t.Errorf("output %q, err %+v; want %q and an error on line 5", r.Output, r.Err, want)
 	}
 }
+
+// A chained comparison over lines keeps what each line holds: a
+// multi-line string operand keeps its text, a continuation stays one, and
+// an error after it names its line.
+func TestChainedComparisonOverLines(t *testing.T) {
+	in := newInterp(t, Options{})
+	r := exec(t, in, "s = \"\"\"\nc\"\"\"\nx = (\"a\" < \"b\" < \"\"\"\nc\"\"\")\ny = 1 < 2 \\\n< 3\nprint(x, y, s < \"\"\"\nc\"\"\" <= s)\nint(\"x\")")
+	if r.Output != "False True False\n" || r.Err == nil || r.Err.Line != 9 {
+		t.Errorf("output %q, err %+v; want \"False True False\\n\" (CPython's) and an error on line 9", r.Output, r.Err)
+	}
+}

@@ -1465,25 +1465,76 @@ func rewriteChainedComparisons(toks []token) []token {
 		// operands between ops
 		bounds := append([]int{start - 1}, found...)
 		bounds = append(bounds, end+1)
-		var operands []string
+		// Each operand's first copy keeps its line breaks where they were
+		// (inside the new parentheses); the second copy of a middle operand
+		// goes on one line, a multi-line string's breaks escaped. A middle
+		// operand that still spans lines (a raw multi-line string) cannot be
+		// written twice without adding a line: the chain is left as it is,
+		// and Starlark says it is an error.
+		var kept, flat []string
 		for k := 0; k+1 < len(bounds); k++ {
-			operands = append(operands, operandText(toks[bounds[k]+1:bounds[k+1]]))
+			ts := toks[bounds[k]+1 : bounds[k+1]]
+			f, ok := oneLineText(ts)
+			if !ok && k > 0 && k+2 < len(bounds) {
+				return toks
+			}
+			kept, flat = append(kept, keptText(ts)), append(flat, f)
 		}
 		var parts []string
 		for k, opIdx := range found {
-			parts = append(parts, operands[k]+" "+toks[opIdx].text+" "+operands[k+1])
+			left := kept[k]
+			if k > 0 {
+				left = flat[k]
+			}
+			parts = append(parts, left+" "+toks[opIdx].text+" "+kept[k+1])
 		}
 		text := "(" + strings.Join(parts, " and ") + ")"
-		if nl := strings.Count(joinTokens(toks[start:end+1]), "\n"); nl > 0 {
-			// keep the line count: the newlines were inside brackets, so they may go before ")"
-			text = strings.ReplaceAll(text, "\n", " ")
-			text = text[:len(text)-1] + strings.Repeat("\n", nl) + ")"
+		if miss := strings.Count(joinTokens(toks[start:end+1]), "\n") - strings.Count(text, "\n"); miss > 0 {
+			text = text[:len(text)-1] + strings.Repeat("\n", miss) + ")" // the last resort: the count stays
 		}
 		atom := mk(tkAtom, text, toks[start].line)
 		rest := append([]token{atom}, toks[end+1:]...)
 		toks = append(toks[:start:start], rest...)
 	}
 	return toks
+}
+
+// keptText is an operand as written, without its comments (a comment
+// would hide what follows it on the line) and the spaces at its ends.
+func keptText(toks []token) string {
+	var b strings.Builder
+	for _, t := range toks {
+		if t.kind != tkComment {
+			b.WriteString(t.text)
+		}
+	}
+	return strings.Trim(b.String(), " \t")
+}
+
+// oneLineText is an operand on one line: comments left out, line breaks
+// between its tokens spaces; ok is false when a token itself spans lines.
+func oneLineText(toks []token) (string, bool) {
+	var b strings.Builder
+	for _, t := range toks {
+		switch {
+		case t.kind == tkComment:
+		case t.kind == tkNL || (t.kind == tkSpace && strings.Contains(t.text, "\n")):
+			b.WriteByte(' ')
+		case !strings.Contains(t.text, "\n"):
+			b.WriteString(t.text)
+		case t.kind == tkString && !strings.ContainsAny(stringPrefix(t.text), "rR") && !strings.Contains(t.text, "\\\n"):
+			b.WriteString(strings.ReplaceAll(t.text, "\n", `\n`)) // the same text, escaped
+		default:
+			return "", false
+		}
+	}
+	return strings.TrimSpace(b.String()), true
+}
+
+// stringPrefix is a string literal's prefix letters (r, b, u, f ...).
+func stringPrefix(lit string) string {
+	p, _, _ := splitString(lit)
+	return p
 }
 
 func operandText(toks []token) string {

@@ -361,6 +361,11 @@ func TestLineBreaksInRewrittenConstructs(t *testing.T) {
 		"x = f\"\"\"{(1 +\n 2)=:\n>9}\"\"\"\nx",
 		"x = f\"\"\"{1:{2\n}}\"\"\"\nx",
 		"f\"\"\"{0:  #@L1@\n  #@L2@\n}\"\"\"  #@L3@",
+		"(<0<  #@L1@\n\"\"\"  #@L2@\n\"\"\"  #@L3@",
+		"x = (a <\n b # c\n < c)\nx",
+		"x = a < b \\\n< c\nx",
+		"x = (\"a\" < \"\"\"\nb\"\"\" < \"c\")\nx",
+		"x = (\"a\" < r\"\"\"\nb\"\"\" < \"c\")\nx",
 	} {
 		for _, src := range []string{in, withMarkers(in)} {
 			out, err := Rewrite(src)
