@@ -1467,10 +1467,10 @@ func rewriteChainedComparisons(toks []token) []token {
 		bounds = append(bounds, end+1)
 		// Each operand's first copy keeps its line breaks where they were
 		// (inside the new parentheses); the second copy of a middle operand
-		// goes on one line, a multi-line string's breaks escaped. A middle
-		// operand that still spans lines (a raw multi-line string) cannot be
-		// written twice without adding a line: the chain is left as it is,
-		// and Starlark says it is an error.
+		// goes on one line. A middle operand that itself spans lines (a
+		// multi-line string) cannot be written twice without moving a line:
+		// the chain is left as it is, and Starlark refuses it with an error
+		// on its line ("does not associate"), never a wrong answer.
 		var kept, flat []string
 		for k := 0; k+1 < len(bounds); k++ {
 			ts := toks[bounds[k]+1 : bounds[k+1]]
@@ -1522,8 +1522,6 @@ func oneLineText(toks []token) (string, bool) {
 			b.WriteByte(' ')
 		case !strings.Contains(t.text, "\n"):
 			b.WriteString(t.text)
-		case t.kind == tkString && !strings.ContainsAny(stringPrefix(t.text), "rR") && !strings.Contains(t.text, "\\\n"):
-			b.WriteString(strings.ReplaceAll(t.text, "\n", `\n`)) // the same text, escaped
 		default:
 			return "", false
 		}
@@ -1531,11 +1529,6 @@ func oneLineText(toks []token) (string, bool) {
 	return strings.TrimSpace(b.String()), true
 }
 
-// stringPrefix is a string literal's prefix letters (r, b, u, f ...).
-func stringPrefix(lit string) string {
-	p, _, _ := splitString(lit)
-	return p
-}
 
 func operandText(toks []token) string {
 	var b strings.Builder
