@@ -1529,7 +1529,6 @@ func oneLineText(toks []token) (string, bool) {
 	return strings.TrimSpace(b.String()), true
 }
 
-
 func operandText(toks []token) string {
 	var b strings.Builder
 	for _, t := range toks {
