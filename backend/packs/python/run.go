@@ -34,9 +34,7 @@ func runTests(ctx context.Context, argv []string, dir string, timeout time.Durat
 }
 
 var (
-	killGroup   = proc.KillGroup
-	tail        = proc.Tail
-	clip        = proc.Clip
-	readTail    = proc.ReadTail
-	sysProcAttr = proc.SysProcAttr
+	tail     = proc.Tail
+	clip     = proc.Clip
+	readTail = proc.ReadTail
 )
