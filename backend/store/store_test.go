@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/visdesktop/vis/backend/chat"
+	tfix "github.com/visdesktop/vis/internal/fixture"
 )
 
 // clock is a fake time source: every reading is 1 ms after the previous one,
@@ -34,9 +35,20 @@ func (c *clock) Now() time.Time {
 	return c.t
 }
 
+// openTest opens a new store in a temporary folder: a copy of one migrated
+// once per test binary (the migrations are most of a fresh Open's time
+// under -race; TestMigrateFromEveryVersion and the open tests do their own).
 func openTest(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "vis.db"))
+	dir := t.TempDir()
+	tfix.Template(t, "migrated store", func(dir string) error {
+		s, err := Open(context.Background(), filepath.Join(dir, "vis.db"))
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	}, dir)
+	s, err := Open(context.Background(), filepath.Join(dir, "vis.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
