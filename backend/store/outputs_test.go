@@ -29,12 +29,29 @@ func TestKeptOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for _, limit := range []int{0, 4096, 1000, 7} {
+	// Pages of 7 bytes split every line (10 to 12 bytes) in two: 100 lines show
+	// that as well as 5000 would, without 10,000 reads of the whole blob
+	// under -race (45 s of the package's time).
+	small := full[:strings.Index(full, "line 101 ")]
+	sess7 := mustSession(t, s, "/w", "outputs in small pages")
+	turn7 := mustTurn(t, s, sess7.ID, "print less")
+	if _, err := s.AddIteration(ctx, Iteration{TurnID: turn7.ID, Status: IterationDone, ToolCallsJSON: `[{"call_id":"a"}]`,
+		Outputs: []CallOutput{{Call: 0, CallID: "a", Output: small, Total: len(small)}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tt := range []struct {
+		limit int
+		sid   string
+		turn  int
+		full  string
+	}{{0, sess.ID, turn.Position, full}, {4096, sess.ID, turn.Position, full}, {1000, sess.ID, turn.Position, full}, {7, sess7.ID, turn7.Position, small}} {
+		limit, full := tt.limit, tt.full
 		t.Run(fmt.Sprintf("pages of %d", limit), func(t *testing.T) {
 			var got strings.Builder
 			off, pages := 0, 0
 			for {
-				p, err := s.KeptOutput(ctx, sess.ID, turn.Position, 1, 0, off, limit)
+				p, err := s.KeptOutput(ctx, tt.sid, tt.turn, 1, 0, off, limit)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -89,8 +106,10 @@ func TestKeptOutput(t *testing.T) {
 		}
 	}
 
-	if err := s.DeleteSession(ctx, sess.ID); err != nil {
-		t.Fatal(err)
+	for _, id := range []string{sess.ID, sess7.ID} {
+		if err := s.DeleteSession(ctx, id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var n int
 	if err := s.db.QueryRow(`SELECT count(*) FROM call_outputs`).Scan(&n); err != nil || n != 0 {
