@@ -8,6 +8,7 @@ import (
 )
 
 func TestReadEDN(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want any
@@ -38,6 +39,7 @@ func TestReadEDN(t *testing.T) {
 }
 
 func TestReadEDNRefusesMalformed(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{`{:a 1`, `[1 2)`, `{:a}`, `"open`, `#`, `)`, `^`, `#?x`, "", strings.Repeat("[", 5000)} {
 		if v, err := ReadEDN(in); err == nil {
 			t.Errorf("ReadEDN(%q) = %#v, want an error", in, v)

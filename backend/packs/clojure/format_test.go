@@ -34,6 +34,7 @@ func toolPack(t *testing.T, scripts map[string]string) *Pack {
 const fakeCljfmt = `shift; shift; for f in "$@"; do sed -i 's/  */ /g' "$f"; done`
 
 func TestFormat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{
 		"deps.edn":          `{:paths ["src"]}`,
@@ -96,6 +97,7 @@ func standardClj(t *testing.T) string {
 // (changed, never text), files in place with per-file rows, and a file
 // already formatted left alone.
 func TestFormatStandardClojureStyle(t *testing.T) {
+	t.Parallel()
 	bin := standardClj(t)
 	p := New(Options{LookPath: func(name string) (string, error) {
 		if name == "standard-clj" {
@@ -139,6 +141,7 @@ func TestFormatStandardClojureStyle(t *testing.T) {
 // TestFormatEnvArgs: the call's env reaches the formatter's environment and
 // its args come before the files.
 func TestFormatEnvArgs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{"deps.edn": `{:paths ["src"]}`, "src/a/core.clj": "(ns a.core)\n"})
 	seen := filepath.Join(t.TempDir(), "seen")

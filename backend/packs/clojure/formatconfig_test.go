@@ -17,6 +17,7 @@ import (
 // and the file that says so; the nearest directory wins; a project that
 // names nothing (or only depends on zprint as a library) has no choice.
 func TestDetectFormatter(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		files map[string]string
@@ -89,6 +90,7 @@ func onlyStandardClj(t *testing.T) *Pack {
 // and its files are untouched (snippets too: they would take the wrong
 // style).
 func TestFormatRefusesOtherFormatter(t *testing.T) {
+	t.Parallel()
 	p := onlyStandardClj(t)
 	for _, cfg := range []map[string]string{
 		{".cljfmt.edn": "{:indents {}}"},
@@ -123,6 +125,7 @@ func TestFormatRefusesOtherFormatter(t *testing.T) {
 // TestFormatStandardCljChosen: a project configuring standard-clj, and one
 // configuring nothing, format with standard-clj and say why.
 func TestFormatStandardCljChosen(t *testing.T) {
+	t.Parallel()
 	p := onlyStandardClj(t)
 	messy := "(ns a.core)\n(defn add [a b]\n        (+ a b))\n"
 	for _, c := range []struct {

@@ -80,6 +80,7 @@ func failureNames(res map[string]any) []string {
 // facade the model uses: start, evaluate, persist, interrupt, run tests in
 // the REPL, the ctx contribution (default rule, unresponsive REPL), stop.
 func TestManagedREPL(t *testing.T) {
+	t.Parallel()
 	needJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/fixture")
 	p := debianPack()
@@ -326,6 +327,7 @@ func TestManagedREPL(t *testing.T) {
 // TestRunTestsCleanJVM: without a session REPL, run_tests runs the tests in
 // a fresh JVM (Debian's jars) and never starts a REPL.
 func TestRunTestsCleanJVM(t *testing.T) {
+	t.Parallel()
 	needJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/fixture")
 	p := debianPack()
@@ -377,6 +379,7 @@ func TestRunTestsCleanJVM(t *testing.T) {
 // and log tail at once; a slow one reports starting and is still stopped
 // with the session; nothing installed is no-launcher.
 func TestStartFailures(t *testing.T) {
+	t.Parallel()
 	bin := t.TempDir()
 	jars := t.TempDir()
 	for _, j := range debianJars {

@@ -63,6 +63,7 @@ var lazyFull = sum("clojure.test+lazytest", 10, 7, 2, 1, 9, 0,
 // include/exclude tags, a selection matching nothing, and a namespace
 // mixing clojure.test and Lazytest.
 func TestLazytestInREPL(t *testing.T) {
+	t.Parallel()
 	needJVM(t)
 	dir := lazyFixture(t, true)
 	p := debianPack()
@@ -161,6 +162,7 @@ func TestLazytestInREPL(t *testing.T) {
 // with a clear error and the namespaces that require Lazytest are load
 // errors that say so. Nothing passes.
 func TestLazytestCleanJVM(t *testing.T) {
+	t.Parallel()
 	needJVM(t)
 	t.Run("lazytest on the classpath", func(t *testing.T) {
 		dir := lazyFixture(t, true)
@@ -211,6 +213,7 @@ func TestLazytestCleanJVM(t *testing.T) {
 // lazytest.main still runs `clojure -M:test` with Lazytest's own flags
 // when the official CLI is installed, not our form.
 func TestLazytestCLIRouting(t *testing.T) {
+	t.Parallel()
 	dir := lazyFixture(t, false)
 	packtest.WriteFiles(t, dir, map[string]string{"deps.edn": `{:paths ["src"] :aliases {:test {:extra-paths ["test"] :main-opts ["-m" "lazytest.main"]}}}`})
 	p := fakeTools(t, true, true, "clojure")

@@ -77,6 +77,7 @@ const (
 // disturb the parse, a required namespace is reported once, tests and
 // .cljs files are not loaded by default.
 func TestLintReflection(t *testing.T) {
+	t.Parallel()
 	needLintJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/lint")
 	p := lintPack(t, nil)
@@ -121,6 +122,7 @@ var evalNum = regexp.MustCompile(`eval\d+`)
 // namespace outside the selection is not); a clean file has no findings; a
 // snippet is loaded from a temporary file and reported with file "".
 func TestLintSelection(t *testing.T) {
+	t.Parallel()
 	needLintJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/lint")
 	p := lintPack(t, nil)
@@ -162,6 +164,7 @@ func TestLintSelection(t *testing.T) {
 // budget, is an error finding; what was checked before it is kept and the
 // files after it are named.
 func TestLintJVMStops(t *testing.T) {
+	t.Parallel()
 	needLintJVM(t)
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{
@@ -204,6 +207,7 @@ const kondoEDN = `{:findings [{:filename "` + "%DIR%" + `/src/lint/clean.clj", :
 // reflection check is skipped with what to install; with neither it is an
 // error naming both installs.
 func TestLintKondo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{"src/lint/clean.clj": "(ns lint.clean)\n"})
 	kondo := map[string]string{"clj-kondo": "cat <<'X'\n" + strings.ReplaceAll(kondoEDN, "%DIR%", dir) + "\nX\nexit 3"}
@@ -240,6 +244,7 @@ func TestLintKondo(t *testing.T) {
 
 // TestLintMerged: clj-kondo's and the JVM's findings in one sorted list.
 func TestLintMerged(t *testing.T) {
+	t.Parallel()
 	needLintJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/lint")
 	p := lintPack(t, map[string]string{"clj-kondo": "cat <<'X'\n" + strings.ReplaceAll(kondoEDN, "%DIR%", dir) + "\nX\nexit 3"})
@@ -263,6 +268,7 @@ func TestLintMerged(t *testing.T) {
 // TestLintFacade: the model's view: the matrix says what clojure lint_code
 // does, and lint_code("clojure", {paths}) reaches the clean JVM.
 func TestLintFacade(t *testing.T) {
+	t.Parallel()
 	needLintJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/lint")
 	env, _ := sessionEnv(t, dir)
@@ -279,6 +285,7 @@ func TestLintFacade(t *testing.T) {
 // TestReflectionLauncher: the clean JVM for each project kind and the tools
 // installed.
 func TestReflectionLauncher(t *testing.T) {
+	t.Parallel()
 	jarDir := t.TempDir()
 	for _, j := range []string{"clojure.jar", "spec.alpha.jar", "core.specs.alpha.jar"} {
 		packtest.WriteFiles(t, jarDir, map[string]string{j: ""})

@@ -13,6 +13,7 @@ import (
 // project's own runner command and its env goes with every command; args
 // are refused where Vis runs clojure.test itself.
 func TestPlanWithCallOptions(t *testing.T) {
+	t.Parallel()
 	src := map[string]string{"src/a/core.clj": "(ns a.core)", "test/a/core_test.clj": "(ns a.core-test)"}
 	with := func(k, v string) map[string]string {
 		m := map[string]string{k: v}
@@ -80,6 +81,7 @@ func TestPlanWithCallOptions(t *testing.T) {
 // TestParseSelectionEnvArgs: env and args are read and checked with the
 // selectors; refused spellings come from the declarations.
 func TestParseSelectionEnvArgs(t *testing.T) {
+	t.Parallel()
 	sel, err := ParseSelection(map[string]any{"env": map[string]any{"B": "2", "A": "1"}, "args": []any{"-v"}})
 	if err != nil {
 		t.Fatal(err)

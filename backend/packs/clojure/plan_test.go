@@ -50,6 +50,7 @@ func project(t *testing.T, files map[string]string) *Project {
 }
 
 func TestREPLLauncherArgv(t *testing.T) {
+	t.Parallel()
 	deps := map[string]string{"deps.edn": `{:paths ["src"]}`, "src/a.clj": "(ns a)"}
 	lein := map[string]string{"project.clj": `(defproject x "0.1.0" :dependencies [[org.clojure/clojure "1.11.1"]])`, "src/a.clj": "(ns a)"}
 	bb := map[string]string{"bb.edn": `{:paths ["src"]}`, "src/a.clj": "(ns a)"}
@@ -123,6 +124,7 @@ func TestREPLLauncherArgv(t *testing.T) {
 }
 
 func TestParseSelection(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		opts    map[string]any
@@ -168,6 +170,7 @@ func fixtureProject(t *testing.T) *Project {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	pr := fixtureProject(t)
 	tests := []struct {
 		name    string
@@ -225,6 +228,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestTestPlanArgv(t *testing.T) {
+	t.Parallel()
 	src := map[string]string{"src/a/core.clj": "(ns a.core)", "test/a/core_test.clj": "(ns a.core-test)", "test/a/b_test.clj": "(ns a.b-test)"}
 	with := func(extra map[string]string) map[string]string {
 		m := map[string]string{}
@@ -335,6 +339,7 @@ func TestTestPlanArgv(t *testing.T) {
 }
 
 func TestShadowTestPlan(t *testing.T) {
+	t.Parallel()
 	src := map[string]string{"src/a/core.cljs": "(ns a.core)", "test/a/core_test.cljs": "(ns a.core-test)", "test/a/b_test.cljc": "(ns a.b-test)",
 		"node_modules/.bin/shadow-cljs": ""}
 	with := func(shadow string) map[string]string {
@@ -404,6 +409,7 @@ func TestShadowTestPlan(t *testing.T) {
 }
 
 func TestResolveTarget(t *testing.T) {
+	t.Parallel()
 	a := &repl{id: "nrepl:/w", dir: "/w"}
 	aExt := &repl{id: "nrepl:/w#external", dir: "/w"}
 	b := &repl{id: "nrepl:/w/b", dir: "/w/b"}
@@ -453,6 +459,7 @@ func TestResolveTarget(t *testing.T) {
 }
 
 func TestActivation(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		files map[string]string
 		want  bool

@@ -12,6 +12,7 @@ import (
 // rows with the project file found from the namespace heading (or the one
 // file of that name), counts per failing test var.
 func TestReportRows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{
 		"project.clj":              `(defproject x "0" :source-paths ["src/cljc"])`,
@@ -73,6 +74,7 @@ Tests failed.
 // TestHoldNSRewrites: files whose ns form standard-clj would re-print
 // into other code stay out of its run, each an error row.
 func TestHoldNSRewrites(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"two.clj":     "(ns two)\n(def a 1)\n(ns two-second)\n",
@@ -102,6 +104,7 @@ func TestHoldNSRewrites(t *testing.T) {
 // TestDefaultPathsSkipTestData: a :dev alias's fixture folders are on the
 // classpath but not formatted or linted by default.
 func TestDefaultPathsSkipTestData(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{
 		"deps.edn":                 `{:aliases {:dev {:extra-paths ["dev" "test" "fixtures/core_test"]}}}`,

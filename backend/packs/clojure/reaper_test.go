@@ -13,6 +13,7 @@ import (
 )
 
 func TestIdleTimeoutOption(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		opt  time.Duration
@@ -42,6 +43,7 @@ func TestIdleTimeoutOption(t *testing.T) {
 }
 
 func TestPortFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".nrepl-port")
 	write := func(s string) {
@@ -79,6 +81,7 @@ func TestPortFile(t *testing.T) {
 // The launcher's .nrepl-port is gone after boot and the one that was there
 // before comes back.
 func TestIdleReaperRealREPL(t *testing.T) {
+	t.Parallel()
 	needJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/fixture")
 	if err := os.WriteFile(filepath.Join(dir, ".nrepl-port"), []byte("1"), 0o644); err != nil {
@@ -139,6 +142,7 @@ func TestIdleReaperRealREPL(t *testing.T) {
 // TestIdleReaperGoroutine: with a short idle timeout the pack's own reaper
 // stops an unused REPL by itself.
 func TestIdleReaperGoroutine(t *testing.T) {
+	t.Parallel()
 	needJVM(t)
 	dir := packtest.CopyFixture(t, "testdata/fixture")
 	p := New(Options{OfficialCLI: func(context.Context) bool { return false }, StartTimeout: 90 * time.Second, IdleTimeout: 300 * time.Millisecond})

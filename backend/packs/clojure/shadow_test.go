@@ -49,6 +49,7 @@ func nreplSlice(t *testing.T, m map[string]any) map[string]any {
 }
 
 func TestShadowAttach(t *testing.T) {
+	t.Parallel()
 	peer := newShadowPeer(t, map[string]bool{"app": true, "worker": false}, []string{"app", "worker", "idle"})
 	dir := packtest.CopyFixture(t, "testdata/fixture")
 	packtest.WriteFiles(t, dir, map[string]string{".shadow-cljs/nrepl.port": fmt.Sprint(peer.port())})
@@ -147,6 +148,7 @@ func must[T any](v T, err error) T {
 }
 
 func TestConnectRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := New(Options{})
 	t.Cleanup(p.Close)
@@ -179,6 +181,7 @@ func TestConnectRefusals(t *testing.T) {
 // TestCtxProbeCache: one probe per (turn, port set); a new turn or a
 // changed port set probes again; no turn mark probes every time.
 func TestCtxProbeCache(t *testing.T) {
+	t.Parallel()
 	peer := newShadowPeer(t, map[string]bool{}, nil)
 	dir := t.TempDir()
 	p := New(Options{})
@@ -228,6 +231,7 @@ func TestCtxProbeCache(t *testing.T) {
 }
 
 func TestCtxEmpty(t *testing.T) {
+	t.Parallel()
 	p := New(Options{})
 	t.Cleanup(p.Close)
 	got := must(p.Ctx(context.Background(), ext.Environment{SessionID: "s1"}))
