@@ -223,6 +223,19 @@ func TypeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// EnvArgs reads the call's env and args options (EnvOf, ArgsOf) for a
+// child the pack runs; an error is prefixed with what (the pack and verb:
+// "python format_code: env must be a dict of strings, ...").
+func (c Call) EnvArgs(what string) (env, args []string, err error) {
+	if env, err = EnvOf(c.Opts); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if args, err = ArgsOf(c.Opts); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return env, args, nil
+}
+
 // Dir is the call's directory: Cwd, else the workspace root.
 func (c Call) Dir(env ToolEnv) string {
 	if c.Cwd != "" {

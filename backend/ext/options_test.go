@@ -181,3 +181,16 @@ func TestToolOf(t *testing.T) {
 		}
 	}
 }
+
+func TestCallEnvArgs(t *testing.T) {
+	t.Parallel()
+	env, args, err := Call{Opts: map[string]any{"env": map[string]any{"A": "1"}, "args": []any{"-v"}}}.EnvArgs("py run_tests")
+	if err != nil || !slices.Equal(env, []string{"A=1"}) || !slices.Equal(args, []string{"-v"}) {
+		t.Fatalf("EnvArgs = %q, %q, %v", env, args, err)
+	}
+	for _, opts := range []map[string]any{{"env": "A=1"}, {"args": "-v"}} {
+		if _, _, err := (Call{Opts: opts}).EnvArgs("py run_tests"); err == nil || !strings.HasPrefix(err.Error(), "py run_tests: ") {
+			t.Errorf("%v: err = %v, want one that names py run_tests", opts, err)
+		}
+	}
+}

@@ -132,23 +132,11 @@ func inDataDir(rel string) bool {
 	return false
 }
 
-// toolOpts reads what a call adds to the child it runs: environment
-// entries and extra arguments (the env and args options).
-func toolOpts(verb string, c ext.Call) (env, args []string, err error) {
-	if env, err = ext.EnvOf(c.Opts); err != nil {
-		return nil, nil, fmt.Errorf("clojure %s: %w", verb, err)
-	}
-	if args, err = ext.ArgsOf(c.Opts); err != nil {
-		return nil, nil, fmt.Errorf("clojure %s: %w", verb, err)
-	}
-	return env, args, nil
-}
-
 // format is format_code: the project's formatter (chooseFormatter), with
 // the call's env and args (before the files).
 func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
 	fail := func(err error) (ext.FormatResult, error) { return ext.FormatResult{}, err }
-	vars, extra, err := toolOpts("format_code", c)
+	vars, extra, err := c.EnvArgs("clojure format_code")
 	if err != nil {
 		return fail(err)
 	}

@@ -88,18 +88,6 @@ func rel(dir, p string) string {
 	return p
 }
 
-// toolOpts reads what a call adds to the child it runs: environment
-// entries and extra arguments (the env and args options).
-func toolOpts(verb string, c ext.Call) (env, args []string, err error) {
-	if env, err = ext.EnvOf(c.Opts); err != nil {
-		return nil, nil, fmt.Errorf("python %s: %w", verb, err)
-	}
-	if args, err = ext.ArgsOf(c.Opts); err != nil {
-		return nil, nil, fmt.Errorf("python %s: %w", verb, err)
-	}
-	return env, args, nil
-}
-
 // chooseFormatter is the project's formatter (detectStyle) when its files
 // name one, else ruff when installed, else black; why says which rule
 // chose it. A tool the project names but nothing provides is an
@@ -130,7 +118,7 @@ func (p *Pack) chooseFormatter(workspace, dir string) (toolCmd, string, error) {
 // the call's line_length, config, env and args (before the files).
 func (p *Pack) format(ctx context.Context, env ext.ToolEnv, c ext.Call) (ext.FormatResult, error) {
 	fail := func(err error) (ext.FormatResult, error) { return ext.FormatResult{}, err }
-	vars, extra, err := toolOpts("format_code", c)
+	vars, extra, err := c.EnvArgs("python format_code")
 	if err != nil {
 		return fail(err)
 	}
@@ -221,7 +209,7 @@ type ruffFinding struct {
 func (p *Pack) lint(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
 	code, isCode := c.Opts["code"].(string)
 	isCode = isCode && code != ""
-	vars, extra, err := toolOpts("lint_code", c)
+	vars, extra, err := c.EnvArgs("python lint_code")
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ const outputLimit = 20000
 // insists on pytest, "unittest" on unittest. The call's env reaches the runner (and the
 // pytest probe); its args go before the paths.
 func (p *Pack) test(ctx context.Context, env ext.ToolEnv, c ext.Call) (map[string]any, error) {
-	vars, extra, err := toolOpts("run_tests", c)
+	vars, extra, err := c.EnvArgs("python run_tests")
 	if err != nil {
 		return nil, err
 	}
