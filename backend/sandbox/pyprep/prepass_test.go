@@ -188,8 +188,9 @@ func checkLines(src, out string, err error) error {
 // the same number of lines, each input line's text (a marker comment
 // appended to it) on the same output line, so an error's line is the
 // model's line. Seeded with the hostile inputs of issue 16, every rewrite
-// and refusal of the unit tests, and the dialect corpus; `make test`
-// fuzzes it for a few seconds, plain `go test` runs the seeds.
+// and refusal of the unit tests, the dialect corpus and every input it
+// found (testdata/fuzz); `make fuzz` explores, `go test` (and so `make
+// test`) runs the seeds.
 func FuzzPrepass(f *testing.F) {
 	for _, s := range []string{
 		"x = " + strings.Repeat("(", 2000) + "1" + strings.Repeat(")", 2000),
