@@ -86,6 +86,9 @@ type Iteration struct {
 	Usage      Usage  `json:"usage"`
 	DurationMs int64  `json:"duration_ms"`
 	Calls      []Call `json:"calls"`
+	// Images its programs' tools returned (an MCP tool's screenshot), at
+	// /vis/image/<session>/<id> like the turn's.
+	Images []TurnImage `json:"images,omitempty"`
 }
 
 // Turn is one user request and what came of it.
@@ -117,6 +120,15 @@ type TurnImage struct {
 	Name      string `json:"name"`
 	MediaType string `json:"media_type"`
 	Size      int64  `json:"size"`
+}
+
+// toIterationImages is toTurnImages, nil when there are none (most
+// iterations: the field is left out).
+func toIterationImages(in []backend.ImageRef) []TurnImage {
+	if len(in) == 0 {
+		return nil
+	}
+	return toTurnImages(in)
 }
 
 func toTurnImages(in []backend.ImageRef) []TurnImage {
@@ -464,6 +476,7 @@ func toTranscript(t backend.Transcript, running bool) Transcript {
 				Usage:      toUsage(iv.Usage),
 				DurationMs: iv.DurationMs,
 				Calls:      toCalls(iv.Calls),
+				Images:     toIterationImages(iv.Images),
 			})
 		}
 		turns = append(turns, Turn{

@@ -62,6 +62,9 @@ type IterationView struct {
 	// Calls are the iteration's programs one by one (Code and Output above
 	// join them).
 	Calls []CallView `json:"calls"`
+	// Images its programs' tools returned (an MCP tool's screenshot),
+	// fetched like the turn's (Engine.Image).
+	Images []ImageRef `json:"images,omitempty"`
 }
 
 // ImageRef names an image attached to a turn; the window fetches its bytes

@@ -307,10 +307,16 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 	if err != nil {
 		return Transcript{}, err
 	}
-	imagesOf := map[int64][]ImageRef{}
+	imagesOf := map[int64][]ImageRef{}     // by turn: the person's
+	iterImagesOf := map[int64][]ImageRef{} // by iteration: its tools'
 	for _, a := range atts {
-		if a.Kind == "image" && a.TurnID != 0 && a.IterationID == 0 {
-			imagesOf[a.TurnID] = append(imagesOf[a.TurnID], ImageRef{ID: a.ID, Name: a.Filename, MediaType: a.MediaType, Size: a.SizeBytes})
+		ref := ImageRef{ID: a.ID, Name: a.Filename, MediaType: a.MediaType, Size: a.SizeBytes}
+		switch {
+		case a.Kind != "image":
+		case a.IterationID != 0:
+			iterImagesOf[a.IterationID] = append(iterImagesOf[a.IterationID], ref)
+		case a.TurnID != 0:
+			imagesOf[a.TurnID] = append(imagesOf[a.TurnID], ref)
 		}
 	}
 	tv := make([]TurnView, 0, len(turns))
@@ -324,7 +330,7 @@ func (e *Engine) Transcript(ctx context.Context, id string) (Transcript, error) 
 			v.Images = []ImageRef{}
 		}
 		for _, it := range its {
-			v.Iterations = append(v.Iterations, IterationView{Position: it.Position, Status: it.Status, Code: it.Code, Output: it.Output, Error: it.Error, Prose: it.Prose, Reasoning: it.Reasoning, Answer: it.Answer, Model: it.Model, Usage: it.Usage, DurationMs: it.Finished.Sub(it.Started).Milliseconds(), Calls: callViews(it)})
+			v.Iterations = append(v.Iterations, IterationView{Position: it.Position, Status: it.Status, Code: it.Code, Output: it.Output, Error: it.Error, Prose: it.Prose, Reasoning: it.Reasoning, Answer: it.Answer, Model: it.Model, Usage: it.Usage, DurationMs: it.Finished.Sub(it.Started).Milliseconds(), Calls: callViews(it), Images: iterImagesOf[it.ID]})
 		}
 		tv = append(tv, v)
 	}
@@ -590,7 +596,7 @@ func (e *Engine) plan(ctx context.Context, id string, rt *sessionRT, j *job) (*t
 		NoTools: !rv.res.Model.SupportsTools(), ReasoningEffort: effort, ContextLimit: rv.res.Model.Context,
 		Messages: recap.Build(loop.RecapFold{}), Recap: recap, View: view, DeferEnd: true,
 		Goal:          &goalHooks{svc: e.goals, sid: id, start: turnStart, rt: rt},
-		AfterPrograms: func() *chat.Message { return e.mcpImagesMessage(id) }, // images MCP tools returned (mcpservers.go)
+		AfterPrograms: func() (*chat.Message, []store.Image) { return e.mcpImagesMessage(id) }, // images MCP tools returned (mcpservers.go)
 	}}, nil
 }
 

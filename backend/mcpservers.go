@@ -15,6 +15,7 @@ import (
 	"github.com/visdesktop/vis/backend/mcp"
 	"github.com/visdesktop/vis/backend/prompt"
 	"github.com/visdesktop/vis/backend/sandbox/hostfn"
+	"github.com/visdesktop/vis/backend/store"
 )
 
 // MCP servers in a session (issue 19). Each session has one mcp.Set: its
@@ -75,36 +76,43 @@ func (e *Engine) onMCPImage(sid string, img mcp.Image) string {
 	name := fmt.Sprintf("image %d of this turn, from %s", im.n, img.From)
 	prep, skipped := attach.Prepare([]attach.Input{{Name: name, Bytes: img.Data}}, attach.Options{Vision: im.vision})
 	im.skipped = append(im.skipped, skipped...)
+	// An image that passed is kept for the transcript even when the model
+	// cannot see it (no vision): only those with data go to the model.
+	im.pending = append(im.pending, prep...)
 	if len(skipped) > 0 {
 		return "not attached: " + strings.TrimSuffix(skipped[0].Reason, " — image not attached")
 	}
-	im.pending = append(im.pending, prep...)
 	return fmt.Sprintf("attached to the conversation after this program's result as %q", name)
 }
 
 // mcpImagesMessage is the message that follows an iteration's results
 // when its tools returned images: the images as image blocks and the
-// ATTACHED-IMAGES manifest (nil when none).
-func (e *Engine) mcpImagesMessage(sid string) *chat.Message {
+// ATTACHED-IMAGES manifest (nil when none); and the images to keep with
+// the iteration for the transcript (those the model cannot see too).
+func (e *Engine) mcpImagesMessage(sid string) (*chat.Message, []store.Image) {
 	im := e.mcpImagesOf(sid)
 	im.mu.Lock()
 	pending, skipped := im.pending, im.skipped
 	im.pending, im.skipped = nil, nil
 	im.mu.Unlock()
 	if len(pending) == 0 && len(skipped) == 0 {
-		return nil
+		return nil, nil
+	}
+	var keep []store.Image
+	for _, p := range pending {
+		keep = append(keep, store.Image{SessionID: sid, Name: p.Image.Path, MediaType: p.OriginalMIME, SHA256: p.SHA256, Bytes: p.Original})
 	}
 	wired := attach.Wire(pending)
 	text := "Images returned by the MCP tools of the program(s) above.\n" + prompt.ImagesManifest(wired, skipped)
 	if len(wired) == 0 {
-		return &chat.Message{Role: chat.RoleUser, Content: text}
+		return &chat.Message{Role: chat.RoleUser, Content: text}, keep
 	}
 	parts := make([]chat.Part, 0, len(wired)+1)
 	for _, w := range wired {
 		parts = append(parts, chat.Part{Type: "image_url", ImageURL: w.DataURL})
 	}
 	parts = append(parts, chat.Part{Type: "text", Text: text})
-	return &chat.Message{Role: chat.RoleUser, Parts: parts}
+	return &chat.Message{Role: chat.RoleUser, Parts: parts}, keep
 }
 
 // mcpSet returns the session's set, made on first ask.

@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -286,7 +287,8 @@ func alive(pid int) bool {
 // vision model it follows the program's result as an image block with the
 // ATTACHED-IMAGES manifest, and the program's note says so; for a model
 // without vision the note and the manifest say it is not attached and no
-// image data is sent.
+// image data is sent. Either way the person sees it: the transcript lists
+// it with the iteration and its bytes are the tool's.
 func TestMCPImagesAttached(t *testing.T) {
 	bin := buildMCPServer(t)
 	for _, vision := range []bool{true, false} {
@@ -331,6 +333,18 @@ func TestMCPImagesAttached(t *testing.T) {
 			}
 			if n := strings.Count(string(llm.Requests()[0].Raw), "data:image"); n != 0 {
 				t.Errorf("the first request carries %d images", n)
+			}
+			tr, err := e.Transcript(context.Background(), res.SessionID)
+			if err != nil || len(tr.Turns) != 1 || len(tr.Turns[0].Iterations) < 1 {
+				t.Fatalf("transcript: %+v %v", tr, err)
+			}
+			imgs := tr.Turns[0].Iterations[0].Images
+			if len(imgs) != 1 || imgs[0].Name != "image 1 of this turn, from mcp.s.image" || imgs[0].MediaType != "image/png" || len(tr.Turns[0].Images) != 0 {
+				t.Fatalf("the iteration's images = %+v (the turn's %+v)", imgs, tr.Turns[0].Images)
+			}
+			b, mt, err := e.Image(context.Background(), res.SessionID, imgs[0].ID)
+			if err != nil || mt != "image/png" || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+				t.Errorf("the image's bytes: %d bytes %q %v", len(b), mt, err)
 			}
 		})
 	}

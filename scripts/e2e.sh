@@ -63,6 +63,7 @@ trap 'exit 130' INT TERM
 bin=${E2E_BIN:-$tmp/vis-dev}
 dist=${E2E_DIST:-$tmp/dist}
 fakellm=${E2E_FAKELLM:-$tmp/fakellm}
+mcpserver=${E2E_MCPSERVER:-$tmp/mcptest-server}
 if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
   tags=dev
   if ! pkg-config --exists webkit2gtk-4.0 2>/dev/null && pkg-config --exists webkit2gtk-4.1 2>/dev/null; then
@@ -76,6 +77,7 @@ if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
   go build -o "$fakellm" ./backend/provider/providertest/fakellm || die "building fakellm failed"
   log "built page, dev binary and fakellm in $(( $(date +%s) - start ))s"
 fi
+[ -x "$mcpserver" ] || go build -o "$mcpserver" ./backend/mcp/mcptest/server || die "building the test MCP server failed"
 [ -x "$bin" ] || die "$bin is missing"
 [ -x "$fakellm" ] || die "$fakellm is missing"
 [ -f "$dist/index.html" ] || die "$dist/index.html is missing (E2E_DIST)"
@@ -102,7 +104,7 @@ rc=0
 # In its own process group, in the background: a signal to this script runs
 # the trap at once (bash defers traps while a foreground child runs), and the
 # trap ends vitest, its workers and what they started.
-E2E_BIN=$bin E2E_FAKELLM=$fakellm E2E_DISPLAY=$display E2E_ASSETDIR=$dist \
+E2E_BIN=$bin E2E_FAKELLM=$fakellm E2E_MCPSERVER=$mcpserver E2E_DISPLAY=$display E2E_ASSETDIR=$dist \
   E2E_TMP=$tmp E2E_OUT=$out E2E_RESULTS=$tmp/results.jsonl E2E_PIDS=$pids E2E_CHROMIUM=$chromium \
   setsid bash -c 'cd frontend && exec npx vitest run --config e2e/vitest.config.ts' &
 vitest_pid=$!

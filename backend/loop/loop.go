@@ -166,8 +166,9 @@ type Turn struct {
 	// AfterPrograms, when set, is called once an iteration's program
 	// results are in the conversation; a message it returns (the images
 	// the programs' tools returned) follows them, and is persisted with
-	// the iteration.
-	AfterPrograms func() *chat.Message
+	// the iteration, as are the images it returns (the transcript shows
+	// them, also to a person whose model has no vision).
+	AfterPrograms func() (*chat.Message, []store.Image)
 	// OnUsage, when set, is called as each response's usage arrives (before
 	// its programs run) with the turn's position, its usage so far and the
 	// response's own, so the footer's figures follow the turn live.
@@ -607,9 +608,11 @@ func (tr *turnRun) run() Result {
 			}
 		}
 		if tr.t.AfterPrograms != nil {
-			if m := tr.t.AfterPrograms(); m != nil {
+			m, imgs := tr.t.AfterPrograms()
+			if m != nil {
 				tr.msgs = append(tr.msgs, *m)
 			}
+			it.Images = append(it.Images, imgs...)
 		}
 		tr.persist(it, appendedFrom)
 		if stopped {

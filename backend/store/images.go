@@ -16,10 +16,13 @@ type Image struct {
 	ID        int64 // the attachments row
 	SessionID string
 	TurnID    int64
-	Name      string // the path or name the person gave it
-	MediaType string // type sniffed from the stored bytes
-	SHA256    string // lowercase hex of the bytes' SHA-256
-	SizeBytes int64  // len(Bytes) as stored
+	// IterationID is set for an image a program's tool returned (an MCP
+	// tool's screenshot), 0 for one the person sent with the request.
+	IterationID int64
+	Name        string // the path or name the person gave it
+	MediaType   string // type sniffed from the stored bytes
+	SHA256      string // lowercase hex of the bytes' SHA-256
+	SizeBytes   int64  // len(Bytes) as stored
 	// Bytes are the original bytes. Empty when the blob is missing (a
 	// damaged file); callers treat that as an undecodable image.
 	Bytes   []byte
@@ -32,8 +35,22 @@ type Image struct {
 // wrong one is the caller's defect and is not re-checked). An absent session
 // or turn is reported with ErrNotFound.
 func (s *Store) AddImage(ctx context.Context, img Image) (int64, error) {
+	var id int64
+	err := s.write(ctx, func(tx *sql.Tx) (err error) {
+		id, err = s.addImage(ctx, tx, img)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("add image %q to session %s: %w", img.Name, img.SessionID, err)
+	}
+	return id, nil
+}
+
+// addImage is AddImage inside tx (AddIteration adds a program's images
+// with their iteration).
+func (s *Store) addImage(ctx context.Context, tx *sql.Tx, img Image) (int64, error) {
 	if len(img.SHA256) != 64 {
-		return 0, fmt.Errorf("add image %q: sha256 must be 64 hex digits, got %q", img.Name, img.SHA256)
+		return 0, fmt.Errorf("sha256 must be 64 hex digits, got %q", img.SHA256)
 	}
 	if img.Created.IsZero() {
 		img.Created = s.now()
@@ -41,32 +58,26 @@ func (s *Store) AddImage(ctx context.Context, img Image) (int64, error) {
 	if img.Bytes == nil {
 		img.Bytes = []byte{}
 	}
-	var id int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
-			INSERT INTO image_blobs (session_id, sha256, size_bytes, bytes, created_at)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, sha256) DO NOTHING`,
-			img.SessionID, img.SHA256, len(img.Bytes), img.Bytes, ms(img.Created))
-		if isForeignKey(err) {
-			return fmt.Errorf("no such session: %w", ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		err = tx.QueryRowContext(ctx, `
-			INSERT INTO attachments (session_id, turn_id, kind, media_type, filename, size_bytes, bytes, sha256, created_at)
-			VALUES (?, ?, 'image', ?, ?, ?, X'', ?, ?) RETURNING id`,
-			img.SessionID, nullID(img.TurnID), img.MediaType, img.Name, len(img.Bytes), img.SHA256,
-			ms(img.Created)).Scan(&id)
-		if isForeignKey(err) {
-			return fmt.Errorf("no such session or turn: %w", ErrNotFound)
-		}
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("add image %q to session %s: %w", img.Name, img.SessionID, err)
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO image_blobs (session_id, sha256, size_bytes, bytes, created_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, sha256) DO NOTHING`,
+		img.SessionID, img.SHA256, len(img.Bytes), img.Bytes, ms(img.Created))
+	if isForeignKey(err) {
+		return 0, fmt.Errorf("no such session: %w", ErrNotFound)
 	}
-	return id, nil
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = tx.QueryRowContext(ctx, `
+		INSERT INTO attachments (session_id, turn_id, iteration_id, kind, media_type, filename, size_bytes, bytes, sha256, created_at)
+		VALUES (?, ?, ?, 'image', ?, ?, ?, X'', ?, ?) RETURNING id`,
+		img.SessionID, nullID(img.TurnID), nullID(img.IterationID), img.MediaType, img.Name, len(img.Bytes), img.SHA256,
+		ms(img.Created)).Scan(&id)
+	if isForeignKey(err) {
+		return 0, fmt.Errorf("no such session, turn or iteration: %w", ErrNotFound)
+	}
+	return id, err
 }
 
 // imageSelect reads image attachments with their bytes: from image_blobs for

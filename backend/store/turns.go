@@ -107,6 +107,11 @@ type Iteration struct {
 	// ToolCallsJSON holds clipped (see CallOutput). Written by
 	// AddIteration; read back with KeptOutput, never by ListIterations.
 	Outputs []CallOutput
+	// Images are the images the programs' tools returned (an MCP tool's
+	// screenshot), stored with the iteration like the person's images
+	// (AddImage; TurnID and IterationID are set here). Written by
+	// AddIteration; listed by ListAttachments with their iteration.
+	Images []Image
 }
 
 // StartTurn records a new running turn at the next position of the session
@@ -404,6 +409,12 @@ func (s *Store) AddIteration(ctx context.Context, it Iteration) (int64, error) {
 		}
 		if err := addOutputs(ctx, tx, id, it.Outputs); err != nil {
 			return err
+		}
+		for _, img := range it.Images {
+			img.TurnID, img.IterationID = it.TurnID, id
+			if _, err := s.addImage(ctx, tx, img); err != nil {
+				return fmt.Errorf("image %q: %w", img.Name, err)
+			}
 		}
 		count, err := s.txStmt(ctx, tx, qCountIteration)
 		if err != nil {

@@ -129,7 +129,7 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
   },
   'user-extensions': {
     needs:
-      'composer (slash-menu, slash-item) listing $VIS_HOME/prompts, transcript (turn-request showing the expanded prompt), settings (settings-mcp: mcp-add, mcp-name, mcp-command, mcp-test, mcp-verdict[data-ok], mcp-save, mcp-server[data-name], mcp-remove; user-prompt, user-skill)',
+      'composer (slash-menu, slash-item) listing $VIS_HOME/prompts, transcript (turn-request showing the expanded prompt), settings (settings-mcp: mcp-add, mcp-name, mcp-command, mcp-test, mcp-verdict[data-ok], mcp-save, mcp-server[data-name], mcp-remove; user-prompt, user-skill), the test MCP server (E2E_MCPSERVER) returning an image: tool-image under its iteration, image-lightbox',
     run: true,
   },
   'review-in-place': {

@@ -19,7 +19,7 @@
 // structs (backend/events/payloads.go): each case reads its fields after
 // narrowing on `event`, so a key renamed in Go fails the type check here.
 import type { CallError, EngineEvent, EventOf, QueuedInput as QueueEntry, Usage as EventUsage } from './events.gen'
-import type { Call, Iteration, QueuedInput, Question, Transcript, Turn, Usage } from './types'
+import type { Call, Iteration, QueuedInput, Question, Transcript, Turn, TurnImage, Usage } from './types'
 
 /** One tool call a program made (cat, grep, shell, ...). */
 export interface ToolRun {
@@ -81,6 +81,8 @@ export interface IterationView {
   duration_ms: number
   /** Read from the snapshot: live events do not add to it. */
   settled: boolean
+  /** Images its programs' tools returned, from the snapshot (shown once the turn ends). */
+  images?: TurnImage[]
 }
 
 export interface TurnView extends Omit<Turn, 'iterations'> {
@@ -214,6 +216,7 @@ function iterationFromSnapshot(it: Iteration, turn: Turn): IterationView {
     // A running iteration is not settled: what its programs do next
     // (events after the snapshot) still applies, merged by call id.
     settled: it.status !== 'running',
+    ...(it.images?.length ? { images: it.images } : {}),
   }
 }
 

@@ -75,6 +75,8 @@ export interface Iteration {
   usage: Usage
   duration_ms: number
   calls: Call[]
+  /** Images its programs' tools returned (an MCP tool's screenshot); bytes at /vis/image/<session>/<id>. */
+  images?: TurnImage[]
 }
 
 export interface Turn {

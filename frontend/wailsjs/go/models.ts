@@ -197,6 +197,24 @@ export namespace app {
 	        this.sent = source["sent"];
 	    }
 	}
+	export class TurnImage {
+	    id: number;
+	    name: string;
+	    media_type: string;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TurnImage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.media_type = source["media_type"];
+	        this.size = source["size"];
+	    }
+	}
 	export class Usage {
 	    input_tokens: number;
 	    output_tokens: number;
@@ -228,6 +246,7 @@ export namespace app {
 	    usage: Usage;
 	    duration_ms: number;
 	    calls: Call[];
+	    images?: TurnImage[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Iteration(source);
@@ -247,6 +266,7 @@ export namespace app {
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.duration_ms = source["duration_ms"];
 	        this.calls = this.convertValues(source["calls"], Call);
+	        this.images = this.convertValues(source["images"], TurnImage);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1005,24 +1025,6 @@ export namespace app {
 		}
 	}
 	
-	export class TurnImage {
-	    id: number;
-	    name: string;
-	    media_type: string;
-	    size: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new TurnImage(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.media_type = source["media_type"];
-	        this.size = source["size"];
-	    }
-	}
 	export class Turn {
 	    position: number;
 	    channel: string;
