@@ -72,6 +72,17 @@ func (f *fakeEngine) ListSessions(_ context.Context, ws string) ([]backend.Sessi
 	return f.sessions, f.err
 }
 
+func (f *fakeEngine) SessionExists(_ context.Context, id string) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range f.sessions {
+		if s.ID == id {
+			return true, f.err
+		}
+	}
+	return false, f.err
+}
+
 func (f *fakeEngine) LatestSession(context.Context, string) (backend.SessionInfo, error) {
 	return backend.SessionInfo{}, f.err
 }

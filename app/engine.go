@@ -42,6 +42,7 @@ type Engine interface {
 	Close() error
 	Events() *events.Broker
 	ListSessions(ctx context.Context, workspace string) ([]backend.SessionInfo, error)
+	SessionExists(ctx context.Context, id string) (bool, error)
 	LatestSession(ctx context.Context, workspace string) (backend.SessionInfo, error)
 	CreateSession(ctx context.Context, workspace string) (backend.SessionInfo, error)
 	RenameSession(ctx context.Context, id, title string) error

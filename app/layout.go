@@ -75,18 +75,18 @@ func (a *App) savedLayout() *Layout {
 	if l == nil || l.check() != nil {
 		return nil
 	}
-	known := map[string]bool{}
-	if all, err := a.eng.ListSessions(a.ctx, ""); err == nil {
-		for _, s := range all {
-			known[s.ID] = true
-		}
-	} else {
-		return nil
-	}
+	// One lookup a pane (at most MaxPanes), not the list of every session
+	// the page reads for its sidebar anyway.
 	out := Layout{Active: l.Active, Panes: make([]Pane, len(l.Panes))}
 	for i, p := range l.Panes {
-		if p.SessionID != "" && !known[p.SessionID] {
-			p.SessionID = ""
+		if p.SessionID != "" {
+			ok, err := a.eng.SessionExists(a.ctx, p.SessionID)
+			if err != nil {
+				return nil
+			}
+			if !ok {
+				p.SessionID = ""
+			}
 		}
 		out.Panes[i] = p
 	}

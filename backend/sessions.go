@@ -17,6 +17,16 @@ import (
 	"github.com/visdesktop/vis/backend/tools"
 )
 
+// SessionExists reports whether the store holds session id (one lookup,
+// not a list: the window asks it for its restored panes at start).
+func (e *Engine) SessionExists(ctx context.Context, id string) (bool, error) {
+	_, err := e.store.GetSession(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // RenameSession sets a session's title.
 func (e *Engine) RenameSession(ctx context.Context, id, title string) error {
 	title = strings.TrimSpace(title)

@@ -201,3 +201,31 @@ func TestSplitBlocksBodies(t *testing.T) {
 		t.Fatalf("blocks = %+v", got)
 	}
 }
+
+// SessionExists answers for one session without listing them: a new one
+// exists, an unknown id and a deleted session do not.
+func TestSessionExists(t *testing.T) {
+	t.Parallel()
+	llm := providertest.New()
+	defer llm.Close()
+	e := openEngine(t, llm, t.TempDir())
+	ctx := context.Background()
+	s, err := e.CreateSession(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{{s.ID, true}, {"no-such-session", false}} {
+		if got, err := e.SessionExists(ctx, c.id); err != nil || got != c.want {
+			t.Errorf("SessionExists(%q) = %v, %v; want %v", c.id, got, err, c.want)
+		}
+	}
+	if err := e.DeleteSession(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.SessionExists(ctx, s.ID); err != nil || got {
+		t.Errorf("a deleted session exists: %v, %v", got, err)
+	}
+}
