@@ -41,6 +41,7 @@ func TestPrintedResultIsADictThatPrintsAsItsText(t *testing.T) {
 		{"r = cat('a.txt')\nr['text'] = 'changed'\nprint(r)", "changed\n"},
 		{"print(f\"{cat('a.txt')}\" == '1|a\\n2|b', '%s' % cat('a.txt') == '1|a\\n2|b', '%(path)s' % cat('a.txt'))", "True True a.txt\n"},
 		{"print({} == cat('a.txt'), cat('a.txt') != {})", "False True\n"},
+		{"print((cat('a.txt') | {'x': 1})['x'], ({'path': 'b'} | cat('a.txt'))['path'], (cat('a.txt') | cat('long.txt'))['note'][:1])", "1 a.txt 3\n"},
 		{"print(cat('a.txt') == cat('a.txt'), cat('a.txt') == cat('long.txt'), dict(cat('a.txt')) == {'path': 'a.txt', 'remaining': 3, 'text': '1|a\\n2|b'})", "True False True\n"},
 		{"import copy\nc = copy.deepcopy(cat('a.txt'))\nc['text'] = 'x'\nprint(c, {**cat('a.txt')}['path'])", "x a.txt\n"},
 	} {

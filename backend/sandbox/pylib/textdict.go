@@ -49,6 +49,7 @@ var (
 	_ starlark.HasSetKey       = (*TextDict)(nil)
 	_ starlark.HasAttrs        = (*TextDict)(nil)
 	_ starlark.Comparable      = (*TextDict)(nil)
+	_ starlark.HasBinary       = (*TextDict)(nil)
 )
 
 func (t *TextDict) String() string             { return t.text() }
@@ -71,4 +72,24 @@ func (t *TextDict) Dict() *starlark.Dict { return t.d }
 
 func (t *TextDict) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
 	return t.d.CompareSameType(op, y.(*TextDict).d, depth)
+}
+
+// Binary is dict union (r | {...}, {...} | r): a plain dict of both.
+func (t *TextDict) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if op != syntax.PIPE {
+		return nil, nil
+	}
+	var other *starlark.Dict
+	switch o := y.(type) {
+	case *starlark.Dict:
+		other = o
+	case *TextDict:
+		other = o.d
+	default:
+		return nil, nil
+	}
+	if side == starlark.Left {
+		return starlark.Binary(syntax.PIPE, t.d, other)
+	}
+	return starlark.Binary(syntax.PIPE, other, t.d)
 }
