@@ -28,6 +28,7 @@ func envFor(t *testing.T, root string) ext.Environment {
 // A .py file created in a Go workspace activates Python for the next turn,
 // never for the one already running (its activation is frozen).
 func TestNewPythonFileActivatesForTheNextTurn(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeFile(t, root, "go.mod", "module x\n")
 	writeFile(t, root, "main.go", "package main\n")

@@ -15,6 +15,7 @@ import (
 )
 
 func TestDetectStyle(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name                      string
 		files                     map[string]string
@@ -100,6 +101,7 @@ const longDef = "def f(aaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbbbbbbbbb, cccccc
 // with line-length 100 is formatted by ruff with that line length (black
 // would wrap the def at 88), and the result says why.
 func TestFormatUsesProjectRuff(t *testing.T) {
+	t.Parallel()
 	ruff, getenv := ruffFor(t)
 	w := newWorld(t, Options{Getenv: getenv})
 	writeFile(t, w.ws, "pyproject.toml", "[project]\nname = \"demo\"\n\n[tool.ruff]\nline-length = 100\n")
@@ -158,6 +160,7 @@ func itoa(v any) string {
 // TestFormatUsesProjectBlack: [tool.black] chooses black even where ruff is
 // available, and black reads the project's line length.
 func TestFormatUsesProjectBlack(t *testing.T) {
+	t.Parallel()
 	black, err := exec.LookPath("black")
 	if err != nil {
 		t.Skip("black not installed (scripts/deps.sh test installs Debian's black)")
@@ -195,6 +198,7 @@ func TestFormatUsesProjectBlack(t *testing.T) {
 // TestFormatProjectToolMissing: a project that configures ruff is never
 // restyled by black when ruff is missing; the error says what to install.
 func TestFormatProjectToolMissing(t *testing.T) {
+	t.Parallel()
 	only := func(n string) (string, error) {
 		if n == "ruff" {
 			return "", exec.ErrNotFound

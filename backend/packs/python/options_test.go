@@ -27,6 +27,7 @@ class T(unittest.TestCase):
 // TestRunTestsEnvArgsUnittest: through the facade, env reaches the
 // unittest process and args (-k) its command line.
 func TestRunTestsEnvArgsUnittest(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	writeFile(t, w.ws, "tests/__init__.py", "")
 	writeFile(t, w.ws, "tests/test_env.py", envTests)
@@ -65,6 +66,7 @@ func pytestPython(t *testing.T) string {
 // TestRunTestsEnvArgsPytest: args ["-k", name] select one pytest test and
 // env is visible to it.
 func TestRunTestsEnvArgsPytest(t *testing.T) {
+	t.Parallel()
 	py := pytestPython(t)
 	w := newWorld(t, Options{Interpreter: []string{py}})
 	writeFile(t, w.ws, "tests/test_env.py", envTests)
@@ -85,6 +87,7 @@ func TestRunTestsEnvArgsPytest(t *testing.T) {
 // TestFormatArgsWithBlack: args reach black (-S keeps single quotes), and
 // the result has the shared shape.
 func TestFormatArgsWithBlack(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("black"); err != nil {
 		t.Skip("black not installed")
 	}
@@ -108,6 +111,7 @@ func TestFormatArgsWithBlack(t *testing.T) {
 // TestUnknownOptionsAreRefused: a key the Python pack does not take is
 // refused before anything runs, naming the keys it does take.
 func TestUnknownOptionsAreRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	for _, tc := range []struct {
 		verb string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestProjectTestCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		files map[string]string
@@ -49,6 +50,7 @@ func TestProjectTestCommand(t *testing.T) {
 }
 
 func TestParseUnittestMessages(t *testing.T) {
+	t.Parallel()
 	stderr := `F
 ======================================================================
 FAIL: test_s (tests.test_m.T.test_s)

@@ -30,6 +30,7 @@ func writeFile(t *testing.T, root, rel, content string) {
 }
 
 func TestActivation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		files []string
@@ -70,6 +71,7 @@ func contains(xs []string, s string) bool {
 }
 
 func TestResolveOrder(t *testing.T) {
+	t.Parallel()
 	home, _ := os.UserHomeDir()
 	mk := func(t *testing.T, files ...string) string {
 		dir := t.TempDir()
@@ -152,6 +154,7 @@ func TestResolveOrder(t *testing.T) {
 }
 
 func TestHasToolUV(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, toml string
 		want       bool
@@ -180,6 +183,7 @@ func TestHasToolUV(t *testing.T) {
 }
 
 func TestParseJUnit(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/junit-xunit1.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -204,6 +208,7 @@ func TestParseJUnit(t *testing.T) {
 }
 
 func TestParseUnittest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, stderr string
 		want         map[string]any
@@ -326,6 +331,7 @@ func (w *world) eval(t *testing.T, code string, extra ...map[string]any) map[str
 }
 
 func TestREPLPersistenceValuesAndExceptions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	start := w.call(t, langtools.VerbStart, "python")
 	wantID := DefaultID(w.ws)
@@ -392,6 +398,7 @@ func TestREPLPersistenceValuesAndExceptions(t *testing.T) {
 }
 
 func TestREPLTimeoutInterruptsAndKeepsTheREPL(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	w.call(t, langtools.VerbStart, "python")
 	w.eval(t, "kept = 'yes'")
@@ -407,6 +414,7 @@ func TestREPLTimeoutInterruptsAndKeepsTheREPL(t *testing.T) {
 }
 
 func TestREPLThatIgnoresInterruptsIsKilled(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{InterruptGrace: 300 * time.Millisecond})
 	start := w.call(t, langtools.VerbStart, "python")
 	r := w.eval(t, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass", map[string]any{"timeout_ms": int64(200)})
@@ -427,6 +435,7 @@ func TestREPLThatIgnoresInterruptsIsKilled(t *testing.T) {
 }
 
 func TestREPLThatExitsIsReported(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	w.call(t, langtools.VerbStart, "python")
 	_, err := w.f.Call(context.Background(), langtools.VerbEval, []any{"python", map[string]any{"code": "import os\nos._exit(3)"}}, nil)
@@ -436,6 +445,7 @@ func TestREPLThatExitsIsReported(t *testing.T) {
 }
 
 func TestSecondREPLWithIDAndTargetResolution(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	writeFile(t, w.ws, "sub/mod.py", "")
 	a := w.call(t, langtools.VerbStart, "python")
@@ -493,6 +503,7 @@ class TestCalc(unittest.TestCase):
 `
 
 func TestRunTestsUnittest(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	writeFile(t, w.ws, "tests/__init__.py", "")
 	writeFile(t, w.ws, "tests/test_calc.py", calcTests)
@@ -543,6 +554,7 @@ func TestRunTestsUnittest(t *testing.T) {
 }
 
 func TestRunTestsPytest(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	if r, _ := run(context.Background(), []string{"python3", "-c", "import pytest"}, w.ws, "", time.Minute, nil); r.exit != 0 {
 		t.Skip("pytest is not importable by python3 here")
@@ -563,6 +575,7 @@ func TestRunTestsPytest(t *testing.T) {
 }
 
 func TestFormatAndLintWithBlack(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("black"); err != nil {
 		t.Skip("black not installed")
 	}
@@ -615,6 +628,7 @@ func TestFormatAndLintWithBlack(t *testing.T) {
 }
 
 func TestNoFormatterSaysWhatToInstall(t *testing.T) {
+	t.Parallel()
 	none := func(n string) (string, error) {
 		if n == "python3" {
 			return exec.LookPath(n)

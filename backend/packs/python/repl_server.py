@@ -17,13 +17,14 @@ import io
 import json
 import linecache
 import os
+import select
+import signal
 import sys
 import traceback
 
 _proto = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
 os.dup2(2, 1)
-_stdin = sys.stdin
-sys.stdin = io.StringIO("")
+sys.stdin = io.StringIO("")  # requests are read from fd 0 (_read_request)
 _globals = {"__name__": "__main__", "__builtins__": __builtins__}
 _VIS_SERVER = True
 _MAX_ITEMS = 1000
@@ -135,35 +136,75 @@ def _send(resp):
     _proto.flush()
 
 
+# Between evaluations SIGINT does not raise: _idle_sigint decides whose it
+# is. It came late (its evaluation had answered) and is dropped, unless a
+# request is in hand or on its way in: Vis writes a request before its
+# timeout can pass, so the interrupt is that request's, which a busy machine
+# had not let the server read yet; it is answered as interrupted rather
+# than run with no bound. The read buffer is filled by os.readv before the
+# handler can run, so a request read a moment before the signal is seen.
+_inbuf = b""  # read, not yet taken
+_rbuf = bytearray(65536)  # _rbuf[0] != 0: bytes read, not yet in _inbuf (requests are JSON: no NUL)
+_in_hand = False  # a request taken and not yet evaluated
+_early = False  # an interrupt came for the request in hand
+_eval_handler = signal.default_int_handler  # SIGINT's handler while evaluating
+
+
+def _idle_sigint(signum, frame):
+    global _early
+    if _in_hand or _inbuf or _rbuf[0] != 0 or select.select([0], [], [], 0)[0]:
+        _early = True
+
+
+def _read_request():
+    """The next request line (bytes), None at EOF."""
+    global _inbuf, _in_hand
+    while b"\n" not in _inbuf:
+        n = os.readv(0, [_rbuf])  # a signal loses no bytes: the handler does not raise
+        if n == 0:
+            return None
+        _inbuf += bytes(_rbuf[:n])
+        _rbuf[0] = 0
+    _in_hand = True
+    line, _, _inbuf = _inbuf.partition(b"\n")
+    return line
+
+
 def main():
+    global _in_hand, _early, _eval_handler
+    signal.signal(signal.SIGINT, _idle_sigint)
     while True:
-        try:
-            line = _stdin.readline()
-        except KeyboardInterrupt:
-            continue  # a late interrupt while idle
-        if not line:
+        line = _read_request()
+        if line is None:
             return
         line = line.strip()
         if not line:
+            _in_hand = _early = False
             continue
         try:
             req = json.loads(line)
         except ValueError as e:
+            _in_hand = _early = False
             _send({"ok": False, "type": "ProtocolError", "exc": str(e)})
             continue
         rid = req.get("id")
         try:
+            signal.signal(signal.SIGINT, _eval_handler)
+            if _early:
+                raise KeyboardInterrupt
             if req.get("op") == "ping":
                 resp = {"ok": True, "value": "pong"}
             else:
                 resp = _eval(req.get("code", ""), rid)
         except KeyboardInterrupt:
             resp = {"ok": False, "type": "KeyboardInterrupt", "exc": "interrupted"}
+        finally:
+            prev = signal.signal(signal.SIGINT, _idle_sigint)
+            _in_hand = _early = False  # from here an interrupt is late
+        if prev is not _idle_sigint:
+            _eval_handler = prev  # the program's own choice (SIG_IGN, a handler) holds for the next
         resp["id"] = rid
-        try:
-            _send(resp)
-        except KeyboardInterrupt:
-            _send(resp)  # interrupted mid-write: Vis matches responses by id
+        _send(resp)
 
 
 main()

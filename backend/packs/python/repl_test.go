@@ -14,6 +14,7 @@ import (
 
 // Integers come back as integers (exact at any size), floats as floats.
 func TestREPLValuesKeepTheirTypes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	start := w.call(t, langtools.VerbStart, "python")
 	pid := int64(start["pid"].(int))
@@ -40,6 +41,7 @@ func TestREPLValuesKeepTheirTypes(t *testing.T) {
 // The same values through the Starlark sandbox the model writes in: the
 // pid and 42 are Starlark ints, 2**70 keeps its last digit.
 func TestREPLValuesInStarlark(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, Options{})
 	start := w.call(t, langtools.VerbStart, "python")
 	in, err := sandbox.New(sandbox.Options{}, w.f.Builtins())
