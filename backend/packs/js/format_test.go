@@ -44,6 +44,7 @@ func installBin(t *testing.T, dir, name, bin string) {
 }
 
 func TestDetectTool(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		files     map[string]string
@@ -77,6 +78,7 @@ func TestDetectTool(t *testing.T) {
 // TestFormatBiomeProject: a project configured for biome is formatted by
 // its biome, not the prettier also installed in it, and the result says so.
 func TestFormatBiomeProject(t *testing.T) {
+	t.Parallel()
 	biome, prettier := jsTool(t, "biome"), jsTool(t, "prettier")
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{
@@ -118,6 +120,7 @@ func TestFormatBiomeProject(t *testing.T) {
 
 // TestFormatOxfmtProject: an oxfmt-configured project is formatted by oxfmt.
 func TestFormatOxfmtProject(t *testing.T) {
+	t.Parallel()
 	oxfmt := jsTool(t, "oxfmt")
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{"package.json": `{}`, ".oxfmtrc.json": `{"semi": false}`, "src/a.js": "let  a=[1,2];\n"})

@@ -34,6 +34,7 @@ func needNode(t *testing.T) {
 }
 
 func TestActivation(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		files map[string]string
@@ -63,6 +64,7 @@ func TestActivation(t *testing.T) {
 }
 
 func TestExtensionLanguages(t *testing.T) {
+	t.Parallel()
 	e := Extension()
 	got := map[string][]string{}
 	for _, lt := range e.LanguageTools {
@@ -81,6 +83,7 @@ func TestExtensionLanguages(t *testing.T) {
 }
 
 func TestResolveRuntime(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	homeBun := t.TempDir()
 	packtest.WriteFiles(t, homeBun, map[string]string{".bun/bin/bun": "#!/bin/sh\n"})
@@ -129,6 +132,7 @@ func TestResolveRuntime(t *testing.T) {
 }
 
 func TestTestCommand(t *testing.T) {
+	t.Parallel()
 	bun := Runtime{Name: "bun", Path: "/usr/bin/bun"}
 	node := Runtime{Name: "node", Path: "/usr/bin/node"}
 	plain := t.TempDir()
@@ -189,6 +193,7 @@ func TestTestCommand(t *testing.T) {
 }
 
 func TestParseSummaries(t *testing.T) {
+	t.Parallel()
 	bunOut := "bun test v1.1.0\n\ntest/a.test.ts:\n(pass) math > adds [0.10ms]\nerror: expect(received).toBe(expected)\n\nExpected: 2\nReceived: 8\n\n(fail) math > subtracts [0.20ms]\n(skip) math > later\n\n 1 pass\n 1 skip\n 1 fail\n 2 expect() calls\nRan 3 tests across 1 files. [12.00ms]\n"
 	bunOnlyPass := "bun test v1.1.0\n\n 3 pass\n 3 expect() calls\nRan 3 tests across 1 files. [5.00ms]\n"
 	vitestOut := " ❯ src/a.test.ts (3 tests | 1 failed)\n   × math > subtracts 2ms\n FAIL  src/a.test.ts > math > subtracts\nAssertionError: expected 8 to be 2\n\n Test Files  1 failed (1)\n      Tests  1 failed | 1 passed | 1 skipped (3)\n"
@@ -216,6 +221,7 @@ func TestParseSummaries(t *testing.T) {
 }
 
 func TestNodeTestRun(t *testing.T) {
+	t.Parallel()
 	needNode(t)
 	dir := packtest.CopyFixture(t, "testdata/nodetest")
 	env, _ := packtest.ToolEnv(t, dir)
@@ -273,6 +279,7 @@ func TestNodeTestRun(t *testing.T) {
 }
 
 func TestFormatRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{"package.json": "{}", "a.js": "const  a=1\n"})
 	env, _ := packtest.ToolEnv(t, dir)
@@ -293,6 +300,7 @@ func TestFormatRefusals(t *testing.T) {
 // VIS_TEST_PRETTIER's, else the one scripts/deps.sh test installs under
 // tools/js-fmt-lint; a project naming no formatter uses the prettier it has.
 func TestFormatPrettier(t *testing.T) {
+	t.Parallel()
 	nm := os.Getenv("VIS_TEST_PRETTIER")
 	if nm == "" {
 		nm = filepath.Dir(filepath.Dir(jsTool(t, "prettier")))
@@ -343,6 +351,7 @@ func TestFormatPrettier(t *testing.T) {
 // TestNodeTestEnvArgs: a run_tests call's env reaches the test process and
 // its args reach node --test's command line.
 func TestNodeTestEnvArgs(t *testing.T) {
+	t.Parallel()
 	needNode(t)
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{

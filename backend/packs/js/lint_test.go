@@ -13,6 +13,7 @@ import (
 // problem, with workspace-relative file, line, column and rule, on files
 // and on a snippet.
 func TestLintESLint(t *testing.T) {
+	t.Parallel()
 	eslint := jsTool(t, "eslint")
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{
@@ -49,6 +50,7 @@ func TestLintESLint(t *testing.T) {
 
 // TestLintBiome: a biome project is linted by biome's recommended rules.
 func TestLintBiome(t *testing.T) {
+	t.Parallel()
 	biome := jsTool(t, "biome")
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{
@@ -82,6 +84,7 @@ func TestLintBiome(t *testing.T) {
 // TestLintNoLinter: a project with no linter named or installed is refused
 // with what to install.
 func TestLintNoLinter(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packtest.WriteFiles(t, dir, map[string]string{"package.json": "{}", "a.js": "x\n"})
 	env, _ := packtest.ToolEnv(t, dir)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestProjectTestCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		files   map[string]string
@@ -74,6 +75,7 @@ func TestProjectTestCommand(t *testing.T) {
 }
 
 func TestNodeTestArgs(t *testing.T) {
+	t.Parallel()
 	opts, files := nodeTestArgs([]string{"--test", "--import", "./s.js", "--test-reporter", "spec", "--test-reporter-destination=stdout", "--watch", "a.test.js"}, nil)
 	if d := cmp.Diff([]string{"--import", "./s.js"}, opts); d != "" {
 		t.Fatalf("opts (-want +got):\n%s", d)
@@ -87,6 +89,7 @@ func TestNodeTestArgs(t *testing.T) {
 }
 
 func TestExitReason(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ stderr, want string }{
 		{"PASS src/a.test.js\nJest: \"global\" coverage threshold for lines (90%) not met: 50%\n", `Jest: "global" coverage threshold for lines (90%) not met: 50%`},
 		{"", "the runner printed no reason on stderr"},
@@ -204,6 +207,7 @@ func TestNodeTestScriptSkipsHelpers(t *testing.T) {
 }
 
 func TestParseJestJSON(t *testing.T) {
+	t.Parallel()
 	root := "/w"
 	report := `{"numFailedTestSuites":2,"numFailedTests":1,"numPassedTests":1,"numPendingTests":1,"numTodoTests":1,"numTotalTests":4,"success":false,
 "testResults":[

@@ -60,6 +60,7 @@ func pick(m map[string]any, keys ...string) map[string]any {
 }
 
 func TestREPLEvaluations(t *testing.T) {
+	t.Parallel()
 	env, _, dir, id := startREPL(t)
 	keys := []string{"ok", "out", "err", "value", "data", "type", "exc"}
 	for _, tc := range []struct {
@@ -102,6 +103,7 @@ func TestREPLEvaluations(t *testing.T) {
 
 // Integers stay integers (BigInts exactly, at any size), fractions floats.
 func TestREPLValuesKeepTheirTypes(t *testing.T) {
+	t.Parallel()
 	env, res, dir, id := startREPL(t)
 	pid := int64(mustPID(t, res, id))
 	two70, _ := new(big.Int).SetString("1180591620717411303424", 10)
@@ -196,6 +198,7 @@ func mustPID(t *testing.T, res *packtest.Resources, id string) int {
 }
 
 func TestREPLLifecycle(t *testing.T) {
+	t.Parallel()
 	env, res, dir, id := startREPL(t)
 	ctx := context.Background()
 	pid := mustPID(t, res, id)
@@ -269,6 +272,7 @@ func TestREPLLifecycle(t *testing.T) {
 }
 
 func TestREPLDiesAndRestarts(t *testing.T) {
+	t.Parallel()
 	env, res, dir, id := startREPL(t)
 	ctx := context.Background()
 	eval(t, env, dir, map[string]any{"code": "const x = 1"})
@@ -308,6 +312,7 @@ func waitDown(t *testing.T, r ext.Resource) {
 }
 
 func TestEvalRefusals(t *testing.T) {
+	t.Parallel()
 	needNode(t)
 	dir := t.TempDir()
 	env, _ := packtest.ToolEnv(t, dir)
@@ -378,6 +383,7 @@ func nodeStrips(major, minor int) bool {
 // can, else by the project's tsx or typescript; plain JavaScript is
 // untouched.
 func TestREPLTypeScript(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, modules string }{
 		{"tsx", repoPath(t, "tools/jsrepl/node_modules")},
 		{"typescript", repoPath(t, "frontend/node_modules")},
@@ -424,6 +430,7 @@ func TestREPLTypeScript(t *testing.T) {
 // cannot strip types, and what to install; JavaScript, and TypeScript that
 // has no type syntax, still run.
 func TestREPLTypeScriptWithoutTranspiler(t *testing.T) {
+	t.Parallel()
 	env, dir := tsProject(t, "")
 	v, major, minor := nodeVersion(t)
 	got, err := Eval(context.Background(), env, call("typescript", dir, map[string]any{"code": "const n: number = 40 + 2; n"}))

@@ -141,6 +141,7 @@ func TestVitestSkippedAndSelectors(t *testing.T) {
 }
 
 func TestVitestPattern(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		names        []string
 		want         string
@@ -172,6 +173,7 @@ func TestVitestPattern(t *testing.T) {
 }
 
 func TestDropReporters(t *testing.T) {
+	t.Parallel()
 	got := dropReporters([]string{"--reporter", "dot", "--coverage", "--reporter=junit", "--outputFile", "x.xml", "--outputFile.junit=y.xml", "src"})
 	if d := cmp.Diff([]string{"--coverage", "src"}, got); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)
