@@ -43,7 +43,7 @@ func TestKilledRunKeepsItsRows(t *testing.T) {
 			// in the hanging test, not how fast the runner starts.
 			var w *world
 			var r map[string]any
-			for budget := 6000; ; budget *= 2 {
+			for budget := 3000; ; budget *= 2 {
 				w = newWorld(t, opts)
 				writeFile(t, w.ws, "test_hang.py", hangingSuite)
 				r = w.call(t, langtools.VerbTest, "python", map[string]any{"runner": runner, "timeout_ms": budget})
