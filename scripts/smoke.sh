@@ -204,6 +204,14 @@ cat >"$tmp/script.json" <<'EOF'
     "usage": {"input_tokens": 21000, "output_tokens": 5}
   },
   {
+    "code": "r = shell('while [ ! -e @TMP@/gate3 ]; do sleep 0.1; done; echo left gate')\nprint(r['output'])",
+    "usage": {"input_tokens": 21050, "output_tokens": 10}
+  },
+  {
+    "code": "r = shell('while [ ! -e @TMP@/gate4 ]; do sleep 0.1; done; echo right gate')\nprint(r['output'])",
+    "usage": {"input_tokens": 21060, "output_tokens": 10}
+  },
+  {
     "content": ["The left ", "pane's ", "answer ", "streams ", "slowly ", "so ", "that ", "the ", "right ", "pane ", "can ", "start ", "its ", "own ", "turn ", "while ", "this ", "one ", "is ", "still ", "arriving ", "word ", "by ", "word ", "in ", "the ", "real ", "window ", "under ", "Xvfb ", "until ", "it ", "ends ", "here."],
     "usage": {"input_tokens": 21100, "output_tokens": 34},
     "delay": "300ms"
@@ -1095,11 +1103,15 @@ stable "$out/checkpoint-undone.png"
 log "the turn's card said 1 file changed, its diff named notes.txt, and Undo turn removed the file (turn 2, channel undo)"
 
 # --- 16. two sessions side by side, streaming at the same time ---
-# A slow turn starts in the open pane; Ctrl+\ opens a second pane beside it
-# (a new session, its composer focused), where a second request starts a
-# second session while the first still streams: both turns run at once
-# (read through the CLI), each pane shows its own answer, each request
-# reached the model alone, and after a restart both panes come back.
+# A turn starts in the open pane; Ctrl+\ opens a second pane beside it (a
+# new session, its composer focused), where a second request starts a
+# second session while the first still runs: both turns run at once (read
+# through the CLI; each first runs a program that waits for its gate file,
+# so neither can end before both were seen running, however busy the
+# machine). Then the left's answer streams slowly and the right's arrives
+# while it does; each pane shows its own answer, each request reached the
+# model alone, and after a restart both panes come back.
+rm -f "$tmp/gate3" "$tmp/gate4" # outside the project: the turns change no file
 click 221 73 # New session in the (only) pane
 click $(( w / 2 + 130 )) $(( h - 110 ))
 xdotool type --delay 15 'Left long request'
@@ -1129,11 +1141,24 @@ while :; do
   if [ -n "$rsid" ]; then
     l=$(turn_of "$lsid" 1)
     r=$(turn_of "$rsid" 1)
-    case "$l/$r" in running\|*/running\|*) both=1; import -window "$wid" "$out/split-streaming.png" 2>/dev/null || true; break ;; done\|*/*) break ;; esac
+    case "$l/$r" in running\|*/running\|*) both=1; break ;; done\|*/*) break ;; esac
   fi
   sleep 0.2
 done
 [ "$both" = 1 ] || die "the two sessions never ran at the same time (left '$l', right '$r')"
+# The left's answer first (the fake serves replies in order), then the
+# right's while the left's still streams.
+n=$(requests)
+touch "$tmp/gate3"
+deadline=$(( $(date +%s) + wait_turn ))
+until [ "$(requests)" -gt "$n" ]; do
+  alive
+  [ "$(date +%s)" -lt "$deadline" ] || die "the left pane's program did not go on after its gate"
+  sleep 0.2
+done
+touch "$tmp/gate4"
+sleep 1
+import -window "$wid" "$out/split-streaming.png" 2>/dev/null || true
 got=$(wait_turn_end "$rsid" 1 "the right pane's turn")
 [ "$got" = "done|The right pane's answer arrives beside the left one." ] || die "the right pane's turn ended '$got'"
 got=$(wait_turn_end "$lsid" 1 "the left pane's turn")
