@@ -3,11 +3,12 @@
 # test at the same time (each through timed.sh), shows A's output as it comes
 # and B's whole when both are done, and fails when either fails.
 #
-# make test runs the Chromium e2e beside `go test -race`: the race tests keep
-# both cores busy in bursts (compiling, then packages that wait on real
-# processes), the e2e mostly waits on a browser and the fake LLM, so together
-# they take about as long as the longer one instead of the sum (figures:
-# docs/PERFORMANCE.md, "make test time"). Every test of both must already
+# make test runs the Chromium e2e and then the real-window smoke beside `go
+# test -race`: the race tests keep both cores busy in bursts (compiling, then
+# packages that wait on real processes), the window tests mostly wait on a
+# browser, a WebKit window and the fake LLM, so together they take about as
+# long as the longer side instead of the sum (figures: docs/PERFORMANCE.md,
+# "make test time"). Every test of both must already
 # pass on a loaded machine (CI runs on busy machines), so this adds no
 # timing risk of its own.
 set -uo pipefail
