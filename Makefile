@@ -45,8 +45,9 @@ test:
 	@scripts/timed.sh "frontend: vitest" bash -c 'cd frontend && npx vitest run'
 	@scripts/timed.sh "go vet" go vet ./...
 	@scripts/timed.sh "go mod tidy check" scripts/tidy-check.sh
+	@scripts/timed.sh "build the binaries" scripts/build.sh
 	@scripts/beside.sh "go test -race" -- go test -race ./... -- "e2e in Chromium, then the GUI smoke" -- \
-		bash -c 'scripts/timed.sh "e2e in Chromium" scripts/e2e.sh && scripts/timed.sh "GUI smoke" scripts/smoke.sh'
+		bash -c 'scripts/timed.sh "e2e in Chromium" scripts/e2e.sh && SMOKE_SKIP_BUILD=1 scripts/timed.sh "GUI smoke" scripts/smoke.sh'
 	@scripts/timed.sh "fuzz the sandbox (10 s)" go test ./backend/sandbox -run '^$$' -fuzz '^FuzzExec$$' -fuzztime 10s -fuzzminimizetime 0
 	@scripts/timed.sh "package" env PACKAGE_SKIP_BUILD=1 scripts/package-test.sh
 

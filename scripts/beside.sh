@@ -8,7 +8,9 @@
 # packages that wait on real processes), the window tests mostly wait on a
 # browser, a WebKit window and the fake LLM, so together they take about as
 # long as the longer side instead of the sum (figures: docs/PERFORMANCE.md,
-# "make test time"). Every test of both must already
+# "make test time"). The window binary is built before (scripts/build.sh
+# rewrites frontend/dist, which the Go tests compile into the root package),
+# and the e2e builds its page into a folder of its own. Every test of both must already
 # pass on a loaded machine (CI runs on busy machines), so this adds no
 # timing risk of its own.
 set -uo pipefail
