@@ -30,8 +30,10 @@ var ok = providertest.Reply{Content: []string{"noted"}}
 const (
 	faultHomeConfig      = "provider: {idle_timeout_seconds: 1}\n"
 	faultWorkspaceConfig = "sandbox: {wall_limit_seconds: 5, memory_limit_mb: 64}\n"
-	// faultWall is that wall limit as the timeout error says it: enough for
-	// a million-deep list under -race on a loaded machine (2 s was not).
+	// faultWall is that wall limit as the timeout error says it. The deep
+	// list is 200,000 levels, not a million: building a million-deep one
+	// took over 5 s under -race on a machine running two CI runs at once,
+	// and any depth past 200 proves the check.
 	faultWall = "wall limit of 5s"
 )
 
@@ -49,7 +51,7 @@ func hostileFaults() []fault {
 	return []fault{
 		{"a list containing itself passed to a tool", code("a = []\na.append(a)\nls(a)"), "done", []string{"contains itself"}},
 		{"a dict containing itself passed to write", code("d = {}\nd['x'] = d\nwrite('d.txt', d)"), "done", []string{"contains itself"}},
-		{"a million-deep list passed to write", code("x = []\nfor i in range(1000000):\n    x = [x]\nwrite('deep.txt', x)"), "done", []string{"more than 200 levels"}},
+		{"a 200,000-deep list passed to write", code("x = []\nfor i in range(200000):\n    x = [x]\nwrite('deep.txt', x)"), "done", []string{"more than 200 levels"}},
 		{"json three million levels deep", code("import json\njson.loads('[' * 3000000 + ']' * 3000000)"), "done", []string{"RecursionError"}},
 		{"a memory bomb", code("a = []\nfor i in range(4000):\n    a.append('x' * 1000000)"), "done", []string{"memory limit 64 MB exceeded"}},
 		{"an endless loop", code("x = 0\nfor i in range(1000000000000):\n    x += i"), "done", []string{faultWall, "execution steps"}},
@@ -107,7 +109,7 @@ func runFault(t testing.TB, e *Engine, llm *providertest.Server, ws, id string, 
 // one engine, one session: the app lives on, the database passes SQLite's
 // integrity check after each, and what earlier turns settled is unchanged.
 func TestFaultsEndTheirTurnAndKeepTheDatabaseIntact(t *testing.T) {
-	// Not parallel: its wall-limit cases (a million-deep list under -race)
+	// Not parallel: its wall-limit cases (a 200,000-deep list under -race)
 	// need the CPU to themselves to fail the way they are meant to.
 	llm := providertest.New()
 	defer llm.Close()

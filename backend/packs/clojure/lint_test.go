@@ -3,6 +3,7 @@ package clojure
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,10 +189,26 @@ func TestLintJVMStops(t *testing.T) {
 		t.Errorf("note = %q, want the unchecked file named", note)
 	}
 
-	out = lintCall(t, p, dir, map[string]any{"paths": []any{"src/b"}, "timeout_ms": 8000})
-	got := out["findings"].([]any)
+	// A short budget first, doubled only while the clean JVM did not even
+	// start within it (a busy machine): the hanging file is what is tested.
+	var got []any
+	budget := 8
+	for {
+		opts := map[string]any{"paths": []any{"src/b"}, "timeout_ms": budget * 1000}
+		res, err := p.lint(context.Background(), ext.ToolEnv{SessionID: "s1", Workspace: dir}, call(dir, opts))
+		if err != nil && strings.Contains(err.Error(), "did not start within") && budget < 64 {
+			budget *= 2
+			continue
+		}
+		if err != nil {
+			t.Fatalf("lint_code%v: %v", opts, err)
+		}
+		out = res
+		got, _ = out["findings"].([]any)
+		break
+	}
 	if len(got) != 1 || got[0].(map[string]any)["file"] != "src/b/hangs.clj" ||
-		!strings.Contains(got[0].(map[string]any)["message"].(string), "did not finish within 8s") {
+		!strings.Contains(got[0].(map[string]any)["message"].(string), fmt.Sprintf("did not finish within %ds", budget)) {
 		t.Errorf("blocking file: findings = %v", got)
 	}
 	if note, _ := out["note"].(string); !strings.Contains(note, "src/b/never.clj") {
