@@ -229,6 +229,22 @@ describe('TranscriptPane with a failed turn', () => {
     expect(sent).toEqual(['request 2'])
   })
 
+  it('keeps the Changes view open while events remake the view, and closes it for another session', () => {
+    const snap = {
+      ...recorded,
+      turns: recorded.turns.map((t, i) => (i === 0 ? { ...t, changes: { files: 1, added: 1, deleted: 0 } } : t)),
+    } as unknown as Transcript
+    const el = render(fromSnapshot(snap))
+    const button = one(el, 'session-changes-button')!
+    button.click()
+    flushSync()
+    expect(button.getAttribute('aria-expanded')).toBe('true')
+    show(fromSnapshot(snap)) // what every event batch and the reload at turn end do
+    expect(one(el, 'session-changes-button')!.getAttribute('aria-expanded')).toBe('true')
+    show(fromSnapshot({ ...snap, session: { ...snap.session, id: 'another' } } as unknown as Transcript))
+    expect(one(el, 'session-changes-button')!.getAttribute('aria-expanded')).toBe('false')
+  })
+
   it('offers no Retry without a handler', () => {
     const el = render(failed())
     expect(all(el, 'turn-retry')).toHaveLength(0)
